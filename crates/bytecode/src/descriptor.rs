@@ -1,0 +1,199 @@
+//! Field and method descriptors (JVMS 4.3).
+//!
+//! ```
+//! use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+//! let d = MethodDescriptor::parse("(I[Ljava/lang/String;J)Z").unwrap();
+//! assert_eq!(d.params, vec![
+//!     FieldType::Int,
+//!     FieldType::Array(Box::new(FieldType::Object("java/lang/String".into()))),
+//!     FieldType::Long,
+//! ]);
+//! assert_eq!(d.ret, Some(FieldType::Boolean));
+//! assert_eq!(d.param_slots(), 4);
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A field type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FieldType {
+    /// `B`
+    Byte,
+    /// `C`
+    Char,
+    /// `D`
+    Double,
+    /// `F`
+    Float,
+    /// `I`
+    Int,
+    /// `J`
+    Long,
+    /// `S`
+    Short,
+    /// `Z`
+    Boolean,
+    /// `L<internal name>;`
+    Object(String),
+    /// `[<component>`
+    Array(Box<FieldType>),
+}
+
+impl FieldType {
+    /// Parses a complete field descriptor.
+    pub fn parse(s: &str) -> Result<Self> {
+        let (t, rest) = Self::parse_prefix(s, s)?;
+        if rest.is_empty() {
+            Ok(t)
+        } else {
+            Err(Error::BadDescriptor { descriptor: s.into(), detail: "trailing characters" })
+        }
+    }
+
+    fn parse_prefix<'a>(s: &'a str, whole: &str) -> Result<(Self, &'a str)> {
+        let bad = |detail| Error::BadDescriptor { descriptor: whole.into(), detail };
+        let mut chars = s.chars();
+        let c = chars.next().ok_or_else(|| bad("unexpected end"))?;
+        let rest = chars.as_str();
+        Ok(match c {
+            'B' => (FieldType::Byte, rest),
+            'C' => (FieldType::Char, rest),
+            'D' => (FieldType::Double, rest),
+            'F' => (FieldType::Float, rest),
+            'I' => (FieldType::Int, rest),
+            'J' => (FieldType::Long, rest),
+            'S' => (FieldType::Short, rest),
+            'Z' => (FieldType::Boolean, rest),
+            'L' => {
+                let end = rest.find(';').ok_or_else(|| bad("unterminated class name"))?;
+                if end == 0 {
+                    return Err(bad("empty class name"));
+                }
+                (FieldType::Object(rest[..end].to_string()), &rest[end + 1..])
+            }
+            '[' => {
+                let (inner, rest) = Self::parse_prefix(rest, whole)?;
+                (FieldType::Array(Box::new(inner)), rest)
+            }
+            _ => return Err(bad("unknown type character")),
+        })
+    }
+
+    /// Local-variable slots (2 for long and double).
+    #[must_use]
+    pub fn slots(&self) -> u16 {
+        match self {
+            FieldType::Long | FieldType::Double => 2,
+            _ => 1,
+        }
+    }
+
+    /// True for references (objects and arrays).
+    #[must_use]
+    pub fn is_reference(&self) -> bool {
+        matches!(self, FieldType::Object(_) | FieldType::Array(_))
+    }
+
+    /// The descriptor text.
+    #[must_use]
+    pub fn descriptor(&self) -> String {
+        self.to_string()
+    }
+
+    /// The name used by `Class.forName` / a `Class` constant: internal name for objects,
+    /// descriptor for arrays.
+    #[must_use]
+    pub fn class_constant_name(&self) -> Option<String> {
+        match self {
+            FieldType::Object(n) => Some(n.clone()),
+            FieldType::Array(_) => Some(self.to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FieldType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldType::Byte => f.write_str("B"),
+            FieldType::Char => f.write_str("C"),
+            FieldType::Double => f.write_str("D"),
+            FieldType::Float => f.write_str("F"),
+            FieldType::Int => f.write_str("I"),
+            FieldType::Long => f.write_str("J"),
+            FieldType::Short => f.write_str("S"),
+            FieldType::Boolean => f.write_str("Z"),
+            FieldType::Object(n) => write!(f, "L{n};"),
+            FieldType::Array(c) => write!(f, "[{c}"),
+        }
+    }
+}
+
+/// A method descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MethodDescriptor {
+    /// Parameter types.
+    pub params: Vec<FieldType>,
+    /// Return type, `None` for `void`.
+    pub ret: Option<FieldType>,
+}
+
+impl MethodDescriptor {
+    /// Parses a method descriptor.
+    pub fn parse(s: &str) -> Result<Self> {
+        let bad = |detail| Error::BadDescriptor { descriptor: s.into(), detail };
+        let mut rest = s.strip_prefix('(').ok_or_else(|| bad("does not start with '('"))?;
+        let mut params = Vec::new();
+        loop {
+            if let Some(r) = rest.strip_prefix(')') {
+                rest = r;
+                break;
+            }
+            let (t, r) = FieldType::parse_prefix(rest, s)?;
+            params.push(t);
+            rest = r;
+        }
+        let ret = if rest == "V" { None } else { Some(FieldType::parse(rest).map_err(|_| bad("bad return type"))?) };
+        Ok(MethodDescriptor { params, ret })
+    }
+
+    /// Argument slots (without `this`).
+    #[must_use]
+    pub fn param_slots(&self) -> u16 {
+        self.params.iter().map(FieldType::slots).sum()
+    }
+}
+
+impl fmt::Display for MethodDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for p in &self.params {
+            write!(f, "{p}")?;
+        }
+        f.write_str(")")?;
+        match &self.ret {
+            None => f.write_str("V"),
+            Some(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_malformed() {
+        for d in ["", "(", "(I", "(Q)V", "(Ljava/lang/String)V", "()", "()VV", "(L;)V"] {
+            assert!(MethodDescriptor::parse(d).is_err(), "{d}");
+        }
+        assert_eq!(
+            MethodDescriptor::parse("([[DLx;)[J").map(|d| d.to_string()).ok().as_deref(),
+            Some("([[DLx;)[J")
+        );
+    }
+}

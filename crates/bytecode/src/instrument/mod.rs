@@ -1,0 +1,58 @@
+//! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
+//! the [`map`] that says what each probe id means, and the embedded probe [`runtime`].
+//!
+//! ```no_run
+//! use ferrosuite_bytecode::ClassFile;
+//! use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
+//! # fn main() -> ferrosuite_bytecode::Result<()> {
+//! let original = ClassFile::parse(&std::fs::read("Stack.class").unwrap())?;
+//! let mut inst = Instrumenter::new(ProbeConfig::default());
+//! let instrumented = inst.instrument(&original)?;
+//! std::fs::write("out/Stack.class", instrumented.to_bytes()?).unwrap();
+//! let map = inst.into_map(); // branch slots, lines, methods, loops
+//! # Ok(()) }
+//! ```
+
+pub mod data;
+pub mod editor;
+pub mod map;
+pub mod offline;
+pub mod probes;
+pub mod runtime;
+
+use crate::constant_pool::ConstantPool;
+use crate::descriptor::{FieldType, MethodDescriptor};
+use crate::error::Result;
+use crate::stackmap::{FrameState, VType};
+
+/// Package (internal form) of the probe runtime classes.
+pub const RUNTIME_PACKAGE: &str = "org/ferrosuite/rt";
+
+/// Name of the static-reset method added to instrumented classes.
+pub const RESET_METHOD: &str = "__ferrosuite_reset";
+
+/// The implicit initial stack-map frame of a method (JVMS 4.10.1.6): `this` (or
+/// `uninitializedThis` in constructors) and the parameters. Adds `Class` constants for reference
+/// parameters when the pool lacks them.
+pub fn initial_frame(cp: &mut ConstantPool, class: &str, name: &str, desc: &str, is_static: bool) -> Result<FrameState> {
+    let d = MethodDescriptor::parse(desc)?;
+    let mut locals = Vec::with_capacity(d.params.len() + 1);
+    if !is_static {
+        if name == "<init>" && class != "java/lang/Object" {
+            locals.push(VType::UninitializedThis);
+        } else {
+            locals.push(VType::Object(cp.add_class(class)?));
+        }
+    }
+    for p in &d.params {
+        locals.push(match p {
+            FieldType::Boolean | FieldType::Byte | FieldType::Char | FieldType::Short | FieldType::Int => VType::Integer,
+            FieldType::Float => VType::Float,
+            FieldType::Long => VType::Long,
+            FieldType::Double => VType::Double,
+            FieldType::Object(n) => VType::Object(cp.add_class(n)?),
+            FieldType::Array(_) => VType::Object(cp.add_class(&p.to_string())?),
+        });
+    }
+    Ok(FrameState { locals, stack: Vec::new() })
+}

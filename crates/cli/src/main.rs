@@ -1,0 +1,202 @@
+//! `ferrosuite`: the command-line tool. Thin by design: it parses arguments into plain data,
+//! converts them into the libraries' configurations, calls them, and prints results.
+//!
+//! Exit codes: 0 success; 1 error (bad input, I/O); 2 usage error; 3 completed, but some classes
+//! could not be processed (listed in the output and the report).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use ferrosuite_bytecode::check;
+use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_bytecode::instrument::data::{ProbeData, coverage};
+use ferrosuite_bytecode::instrument::map::ProbeMap;
+use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
+use ferrosuite_bytecode::instrument::probes::ProbeConfig;
+
+#[derive(Parser, Debug)]
+#[command(name = "ferrosuite", version, about = "Search-based JUnit test generation from Java bytecode")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write instrumented copies of the classes of a class path (offline instrumentation).
+    Instrument {
+        /// Classes to instrument: directories and jars separated by ':'.
+        #[arg(long, short = 'c')]
+        classpath: String,
+        /// Output directory (must be new or empty unless --overwrite).
+        #[arg(long, short = 'o')]
+        out: PathBuf,
+        /// Probes: all, or a comma-separated list of branch, line, method, loop, compare,
+        /// string, static-write, static-reset.
+        #[arg(long, default_value = "all")]
+        probes: String,
+        /// Only classes whose name starts with this prefix (repeatable), e.g. com.example.
+        #[arg(long)]
+        include: Vec<String>,
+        /// Skip classes whose name starts with this prefix (repeatable).
+        #[arg(long)]
+        exclude: Vec<String>,
+        /// Replace files in a non-empty output directory.
+        #[arg(long)]
+        overwrite: bool,
+        /// Also write the run's summary as JSON to this file.
+        #[arg(long)]
+        report: Option<PathBuf>,
+    },
+    /// Summarise coverage from a probe map and the data an instrumented run dumped.
+    ProbeReport {
+        /// The probe map written by `instrument` (DIR/ferrosuite-probes.json).
+        #[arg(long)]
+        map: PathBuf,
+        /// The data written by the runtime (-Dferrosuite.probes.out=FILE).
+        #[arg(long)]
+        data: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// Read and write back every class file of a class path; report byte-identical counts.
+    Roundtrip {
+        /// Directories, jars, jmods, or `jrt` / `jrt:<java home>` for a JDK's modules.
+        #[arg(long, short = 'c')]
+        classpath: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Instrument { classpath, out, probes, include, exclude, overwrite, report } => {
+            let cp = ClassPath::parse(&classpath).with_context(|| format!("cannot open class path {classpath:?}"))?;
+            let cfg = OfflineConfig { probes: ProbeConfig::parse_list(&probes)?, include, exclude, overwrite };
+            let tty = std::io::stderr().is_terminal();
+            let start = Instant::now();
+            let (rep, _map) = offline::instrument_classpath(&cp, &out, &cfg, |done, total| {
+                if tty && (done % 64 == 0 || done == total) {
+                    eprint!("\r[{done:>6}/{total}] instrumenting");
+                    if done == total {
+                        eprintln!();
+                    }
+                }
+            })?;
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "instrumented {} classes ({} copied unchanged, {} failed) into {} in {secs:.2} s",
+                rep.classes_instrumented,
+                rep.classes_copied,
+                rep.failures.len(),
+                out.display()
+            );
+            println!(
+                "probes: {} methods, {} lines, {} branch sites with {} outcomes, {} static-reset methods",
+                rep.methods, rep.lines, rep.branch_sites, rep.branch_outcomes, rep.static_resets
+            );
+            println!("resources copied: {}; probe map: {}", rep.resources_copied, out.join(offline::MAP_FILE).display());
+            for m in &rep.methods_skipped {
+                println!("method left uninstrumented: {m}");
+            }
+            for f in &rep.failures {
+                println!("class not instrumented: {}: {}", f.origin, f.error);
+            }
+            println!(
+                "run: java -cp {}:<libraries> -Dferrosuite.probes.out=probes.txt <Main>",
+                out.display()
+            );
+            if let Some(path) = report {
+                let json = serde_json::to_string_pretty(&rep)?;
+                std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            Ok(if rep.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+        }
+        Command::ProbeReport { map, data, format } => {
+            let map_text = std::fs::read_to_string(&map).with_context(|| format!("cannot read {}", map.display()))?;
+            let map: ProbeMap = serde_json::from_str(&map_text).with_context(|| format!("{} is not a probe map", map.display()))?;
+            let data_text = std::fs::read_to_string(&data).with_context(|| format!("cannot read {}", data.display()))?;
+            let data = ProbeData::parse(&data_text).with_context(|| format!("{}", data.display()))?;
+            let cov = coverage(&map, &data);
+            if format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&cov)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            let width = cov.iter().map(|c| c.class.len()).max().unwrap_or(5).max(5);
+            println!("{:<width$}  {:>15}  {:>15}  {:>15}", "class", "branches", "lines", "methods");
+            for c in &cov {
+                let cell = |k: &ferrosuite_bytecode::instrument::data::Counter| {
+                    format!("{}/{} {:>5.1}%", k.covered, k.total, k.percent())
+                };
+                println!(
+                    "{:<width$}  {:>15}  {:>15}  {:>15}",
+                    c.class,
+                    cell(&c.branches),
+                    cell(&c.lines),
+                    cell(&c.methods)
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Roundtrip { classpath, format } => {
+            let cp = ClassPath::parse(&classpath).with_context(|| format!("cannot open class path {classpath:?}"))?;
+            let mut all_ok = true;
+            let mut results = Vec::new();
+            for e in cp.entries() {
+                let start = Instant::now();
+                let r = check::round_trip(e)?;
+                all_ok &= r.read == r.files && r.identical == r.read && r.code_identical == r.read;
+                if format == Format::Text {
+                    println!(
+                        "{}: {} class files, {} read, {} identical, {} with identical code ({:.1} MB in {:.2} s)",
+                        r.entry,
+                        r.files,
+                        r.read,
+                        r.identical,
+                        r.code_identical,
+                        r.bytes as f64 / 1e6,
+                        start.elapsed().as_secs_f64()
+                    );
+                    for (f, err) in &r.errors {
+                        println!("  unreadable: {f}: {err}");
+                    }
+                    for f in &r.different {
+                        println!("  different: {f}");
+                    }
+                }
+                results.push(r);
+            }
+            if format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            }
+            if !all_ok {
+                bail!("round trip was not byte-identical for every class file");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Functional mocking, private access and environment statements (not built yet).
