@@ -1,0 +1,127 @@
+//! Helpers: locating the JDK, compiling fixtures and tools once, running Java.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use ferrosuite_bytecode::classpath::find_java_home;
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn tmp(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
+fn bin(tool: &str) -> PathBuf {
+    find_java_home().expect("a JDK is required (JAVA_HOME or java on PATH)").join("bin").join(tool)
+}
+
+/// Runs `java` with the arguments; returns stdout, panicking with stderr on failure.
+pub fn java(args: &[&str]) -> String {
+    let out = Command::new(bin("java")).args(args).output().expect("cannot run java");
+    assert!(
+        out.status.success(),
+        "java {args:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn javac(args: &[&str]) {
+    let out = Command::new(bin("javac")).args(args).output().expect("cannot run javac");
+    assert!(out.status.success(), "javac {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn sources(dir: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            v.extend(sources(&p));
+        } else if p.extension().is_some_and(|x| x == "java") {
+            v.push(p.display().to_string());
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The fixtures compiled once: `(java8 classes, java17 classes)`.
+pub fn fixtures() -> &'static (PathBuf, PathBuf) {
+    static F: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    F.get_or_init(|| {
+        let out = tmp("fixtures");
+        let j8 = out.join("java8");
+        let j17 = out.join("java17");
+        let mut a = vec!["-nowarn", "--release", "8", "-Xlint:-options", "-g", "-d"];
+        let j8s = j8.display().to_string();
+        a.push(&j8s);
+        let s8 = sources(&repo().join("fixtures/java"));
+        a.extend(s8.iter().map(String::as_str));
+        javac(&a);
+        let j17s = j17.display().to_string();
+        let mut b = vec!["-nowarn", "--release", "17", "-g", "-d", &j17s];
+        let s17 = sources(&repo().join("fixtures/java17"));
+        b.extend(s17.iter().map(String::as_str));
+        javac(&b);
+        (j8, j17)
+    })
+}
+
+/// The Java tools (verifier, reset check) compiled once.
+pub fn tools() -> &'static PathBuf {
+    static T: OnceLock<PathBuf> = OnceLock::new();
+    T.get_or_init(|| {
+        let out = tmp("tools");
+        let d = out.display().to_string();
+        let base = repo().join("fixtures/tools/ferrosuite/tools");
+        let v = base.join("VerifyAll.java").display().to_string();
+        let r = base.join("ResetCheck.java").display().to_string();
+        javac(&["-nowarn", "-d", &d, &v, &r]);
+        out
+    })
+}
+
+/// All `.class` files under a directory, as (relative path, bytes).
+pub fn class_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if p.extension().is_some_and(|x| x == "class") {
+                let rel = p.strip_prefix(root).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Runs the verifier on a directory with `-Xverify:all`; returns (verified, total, output).
+pub fn verify_all(dir: &Path, libs: &[&Path]) -> (usize, usize, String) {
+    let cp = format!("{}:{}", tools().display(), dir.display());
+    let d = dir.display().to_string();
+    let mut args = vec!["-Xverify:all", "-cp", &cp, "ferrosuite.tools.VerifyAll", &d];
+    let lib_strings: Vec<String> = libs.iter().map(|l| l.display().to_string()).collect();
+    for l in &lib_strings {
+        args.push("--lib");
+        args.push(l);
+    }
+    let out = Command::new(bin("java")).args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let summary = text.lines().find(|l| l.starts_with("verified ")).unwrap_or_else(|| panic!("no summary:\n{text}"));
+    let frac = summary.split_whitespace().nth(1).unwrap();
+    let (a, b) = frac.split_once('/').unwrap();
+    (a.parse().unwrap(), b.parse().unwrap(), text)
+}

@@ -1,0 +1,14 @@
+//! Integration tests of ferrosuite-bytecode against real class files: the Java fixtures
+//! (compiled with `javac` at test time), the running JDK's modules and, when installed, the
+//! Debian subject jars (set `FERROSUITE_REQUIRE_SUBJECTS=1` to fail instead of skipping when they
+//! are missing, as CI does).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+mod errors;
+mod hierarchy;
+mod instrument;
+mod java;
+mod roundtrip;
+mod subjects;
+mod widening;
