@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
@@ -19,14 +21,19 @@ fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn class_files(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             class_files(&p, root, out);
         } else if p.extension().is_some_and(|e| e == "class") {
-            let rel = p.strip_prefix(root).map(|r| r.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+            let rel = p
+                .strip_prefix(root)
+                .map(|r| r.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
             out.push((rel.trim_end_matches(".class").to_string(), p));
         }
     }
@@ -53,7 +60,14 @@ fn main() {
     let mut sources = Vec::new();
     java_files(&src, &mut sources);
     let status = Command::new(javac())
-        .args(["--release", "8", "-Xlint:-options", "-encoding", "UTF-8", "-d"])
+        .args([
+            "--release",
+            "8",
+            "-Xlint:-options",
+            "-encoding",
+            "UTF-8",
+            "-d",
+        ])
         .arg(&classes)
         .args(&sources)
         .status();
@@ -73,9 +87,15 @@ fn main() {
     }
     let mut found = Vec::new();
     class_files(&classes, &classes, &mut found);
-    let mut generated = String::from("/// Compiled probe runtime classes: (internal name, class file).\npub static CLASSES: &[(&str, &[u8])] = &[\n");
+    let mut generated = String::from(
+        "/// Compiled probe runtime classes: (internal name, class file).\npub static CLASSES: &[(&str, &[u8])] = &[\n",
+    );
     for (name, path) in &found {
-        let _ = writeln!(generated, "    ({name:?}, include_bytes!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            generated,
+            "    ({name:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        );
     }
     generated.push_str("];\n");
     let _ = std::fs::write(out_dir.join("runtime_classes.rs"), generated);

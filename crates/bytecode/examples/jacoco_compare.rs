@@ -1,15 +1,15 @@
-//! Compares ferrosuite's branch probes with JaCoCo on the same program run.
+//! Compares ferrosuite's branch probes with `JaCoCo` on the same program run.
 //!
 //! Usage: `jacoco_compare PROBE_MAP PROBE_DATA JACOCO_DUMP`, where the dump comes from
 //! `fixtures/tools/ferrosuite/tools/JacocoDump.java` run on the execution data of the original
-//! classes. JaCoCo counts a conditional jump as two branches and a switch as one branch per
-//! distinct target, so switch outcomes are grouped by target before comparing. JaCoCo's filters
+//! classes. `JaCoCo` counts a conditional jump as two branches and a switch as one branch per
+//! distinct target, so switch outcomes are grouped by target before comparing. `JaCoCo`'s filters
 //! (finally duplicates, string switches, synthetic methods, …) remove some branches, so methods
 //! and lines are compared exactly where both count the same number of branches, and otherwise
-//! checked for "JaCoCo covered ≤ ferrosuite covered". ferrosuite may count more: JaCoCo marks a
+//! checked for "`JaCoCo` covered ≤ ferrosuite covered". ferrosuite may count more: `JaCoCo` marks a
 //! branch covered only when a later probe on its path runs, so a path that throws before the
-//! next JaCoCo probe is not counted by JaCoCo, while ferrosuite records the jump itself. Exits
-//! non-zero if ferrosuite missed a branch JaCoCo saw covered.
+//! next `JaCoCo` probe is not counted by `JaCoCo`, while ferrosuite records the jump itself. Exits
+//! non-zero if ferrosuite missed a branch `JaCoCo` saw covered.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -83,17 +83,30 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         match f.first() {
             Some(&"M") if f.len() >= 6 => {
                 let key = (f[1].to_string(), f[2].to_string(), f[3].to_string());
-                theirs.insert(key, Count { covered: num(4), total: num(4) + num(5) });
+                theirs.insert(
+                    key,
+                    Count {
+                        covered: num(4),
+                        total: num(4) + num(5),
+                    },
+                );
             }
             Some(&"L") if f.len() >= 7 => {
                 let key = (f[1].to_string(), f[2].to_string(), f[3].to_string());
                 let line = f[4].parse::<u16>().unwrap_or(0);
-                their_lines.insert((key, line), Count { covered: num(5), total: num(5) + num(6) });
+                their_lines.insert(
+                    (key, line),
+                    Count {
+                        covered: num(5),
+                        total: num(5) + num(6),
+                    },
+                );
             }
             _ => {}
         }
     }
-    let (mut compared, mut same_total, mut exact, mut filtered, mut more, mut missed_methods) = (0, 0, 0, 0, 0, Vec::new());
+    let (mut compared, mut same_total, mut exact, mut filtered, mut more, mut missed_methods) =
+        (0, 0, 0, 0, 0, Vec::new());
     let (mut jacoco_covered, mut ours_covered_same) = (0u64, 0u64);
     for (key, t) in &theirs {
         let Some(o) = ours.get(key) else { continue };
@@ -105,12 +118,13 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         if o.total == t.total {
             same_total += 1;
             ours_covered_same += o.covered;
-            if o.covered == t.covered {
-                exact += 1;
-            } else if o.covered > t.covered {
-                more += 1;
-            } else {
-                missed_methods.push(format!("{}.{}{} ours {}/{} jacoco {}/{}", key.0, key.1, key.2, o.covered, o.total, t.covered, t.total));
+            match o.covered.cmp(&t.covered) {
+                std::cmp::Ordering::Equal => exact += 1,
+                std::cmp::Ordering::Greater => more += 1,
+                std::cmp::Ordering::Less => missed_methods.push(format!(
+                    "{}.{}{} ours {}/{} jacoco {}/{}",
+                    key.0, key.1, key.2, o.covered, o.total, t.covered, t.total
+                )),
             }
         } else {
             filtered += 1;
@@ -132,7 +146,10 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
         if o.total == t.total && o.covered == t.covered {
             lines_exact += 1;
         } else if t.covered > o.covered {
-            lines_missed.push(format!("{}.{}{} line {} ours {}/{} jacoco {}/{}", k.0.0, k.0.1, k.0.2, k.1, o.covered, o.total, t.covered, t.total));
+            lines_missed.push(format!(
+                "{}.{}{} line {} ours {}/{} jacoco {}/{}",
+                k.0.0, k.0.1, k.0.2, k.1, o.covered, o.total, t.covered, t.total
+            ));
         }
     }
     println!(
@@ -140,8 +157,13 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
          ferrosuite covered more in {more}, ferrosuite covered fewer in {}); counted differently by JaCoCo's filters: {filtered}",
         missed_methods.len()
     );
-    println!("branches JaCoCo saw covered: {jacoco_covered}; in methods counted alike, ferrosuite covered: {ours_covered_same}");
-    println!("lines with branches compared: {lines_compared}; identical counts: {lines_exact}; lines where ferrosuite covered fewer: {}", lines_missed.len());
+    println!(
+        "branches JaCoCo saw covered: {jacoco_covered}; in methods counted alike, ferrosuite covered: {ours_covered_same}"
+    );
+    println!(
+        "lines with branches compared: {lines_compared}; identical counts: {lines_exact}; lines where ferrosuite covered fewer: {}",
+        lines_missed.len()
+    );
     for m in missed_methods.iter().take(20) {
         println!("  method mismatch: {m}");
     }

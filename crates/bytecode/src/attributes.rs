@@ -200,7 +200,11 @@ pub fn parse_attributes(
     r.list("attributes_count", |r| parse_attribute(r, cp, ctx))
 }
 
-fn parse_attribute(r: &mut ByteReader<'_>, cp: &ConstantPool, ctx: AttrContext) -> Result<Attribute> {
+fn parse_attribute(
+    r: &mut ByteReader<'_>,
+    cp: &ConstantPool,
+    ctx: AttrContext,
+) -> Result<Attribute> {
     let name = cpi(r)?;
     let len = r.u32("attribute_length")? as usize;
     let mut body = r.sub(len, "attribute body")?;
@@ -214,7 +218,10 @@ fn parse_attribute(r: &mut ByteReader<'_>, cp: &ConstantPool, ctx: AttrContext) 
                 detail: format!("{} bytes beyond the end of its content", body.remaining()),
             });
         }
-        return Ok(Attribute { name, body: AttributeBody::Code(code) });
+        return Ok(Attribute {
+            name,
+            body: AttributeBody::Code(code),
+        });
     }
     let raw = body.clone();
     let typed = match parse_typed(name_bytes, &mut body, cp, ctx) {
@@ -223,7 +230,11 @@ fn parse_attribute(r: &mut ByteReader<'_>, cp: &ConstantPool, ctx: AttrContext) 
     };
     let body = match typed {
         Some(t) => t,
-        None => AttributeBody::Raw(raw.clone().bytes(raw.remaining(), "attribute body")?.to_vec()),
+        None => AttributeBody::Raw(
+            raw.clone()
+                .bytes(raw.remaining(), "attribute body")?
+                .to_vec(),
+        ),
     };
     Ok(Attribute { name, body })
 }
@@ -250,7 +261,13 @@ fn parse_code(r: &mut ByteReader<'_>, cp: &ConstantPool) -> Result<Code> {
         })
     })?;
     let attributes = parse_attributes(r, cp, AttrContext::Code)?;
-    Ok(Code { max_stack, max_locals, code, exception_table, attributes })
+    Ok(Code {
+        max_stack,
+        max_locals,
+        code,
+        exception_table,
+        attributes,
+    })
 }
 
 fn parse_typed(
@@ -270,27 +287,51 @@ fn parse_typed(
             }
             B::StackMapTable(frames)
         }
-        (C::Code, b"LineNumberTable") => B::LineNumberTable(r.list("line_number_table_length", |r| {
-            Ok(LineNumber { start_pc: r.u16("start_pc")?, line: r.u16("line_number")? })
-        })?),
-        (C::Code, b"LocalVariableTable") => B::LocalVariableTable(r.list("local_variable_table_length", local_var)?),
+        (C::Code, b"LineNumberTable") => {
+            B::LineNumberTable(r.list("line_number_table_length", |r| {
+                Ok(LineNumber {
+                    start_pc: r.u16("start_pc")?,
+                    line: r.u16("line_number")?,
+                })
+            })?)
+        }
+        (C::Code, b"LocalVariableTable") => {
+            B::LocalVariableTable(r.list("local_variable_table_length", local_var)?)
+        }
         (C::Code, b"LocalVariableTypeTable") => {
             B::LocalVariableTypeTable(r.list("local_variable_type_table_length", local_var)?)
         }
         (C::Method, b"Exceptions") => B::Exceptions(r.list("number_of_exceptions", cpi)?),
         (C::Field, b"ConstantValue") => B::ConstantValue(cpi(r)?),
-        (C::Class | C::Field | C::Method | C::RecordComponent, b"Signature") => B::Signature(cpi(r)?),
+        (C::Class | C::Field | C::Method | C::RecordComponent, b"Signature") => {
+            B::Signature(cpi(r)?)
+        }
         (C::Class, b"SourceFile") => B::SourceFile(cpi(r)?),
-        (C::Class, b"BootstrapMethods") => B::BootstrapMethods(r.list("num_bootstrap_methods", |r| {
-            Ok(BootstrapMethod { method: cpi(r)?, arguments: r.list("num_bootstrap_arguments", cpi)? })
-        })?),
+        (C::Class, b"BootstrapMethods") => {
+            B::BootstrapMethods(r.list("num_bootstrap_methods", |r| {
+                Ok(BootstrapMethod {
+                    method: cpi(r)?,
+                    arguments: r.list("num_bootstrap_arguments", cpi)?,
+                })
+            })?)
+        }
         (C::Class, b"InnerClasses") => B::InnerClasses(r.list("number_of_classes", |r| {
-            Ok(InnerClass { inner: cpi(r)?, outer: cpi(r)?, name: cpi(r)?, flags: r.u16("inner_class_access_flags")? })
+            Ok(InnerClass {
+                inner: cpi(r)?,
+                outer: cpi(r)?,
+                name: cpi(r)?,
+                flags: r.u16("inner_class_access_flags")?,
+            })
         })?),
-        (C::Class, b"EnclosingMethod") => B::EnclosingMethod { class: cpi(r)?, method: cpi(r)? },
+        (C::Class, b"EnclosingMethod") => B::EnclosingMethod {
+            class: cpi(r)?,
+            method: cpi(r)?,
+        },
         (C::Class, b"NestHost") => B::NestHost(cpi(r)?),
         (C::Class, b"NestMembers") => B::NestMembers(r.list("number_of_classes", cpi)?),
-        (C::Class, b"PermittedSubclasses") => B::PermittedSubclasses(r.list("number_of_classes", cpi)?),
+        (C::Class, b"PermittedSubclasses") => {
+            B::PermittedSubclasses(r.list("number_of_classes", cpi)?)
+        }
         (C::Class, b"Record") => B::Record(r.list("components_count", |r| {
             Ok(RecordComponent {
                 name: cpi(r)?,
@@ -351,7 +392,10 @@ fn write_body(out: &mut Vec<u8>, body: &AttributeBody) -> Result<()> {
             out.put_u16(c.max_stack);
             out.put_u16(c.max_locals);
             if c.code.is_empty() || c.code.len() > 0xFFFF {
-                return Err(Error::Rewrite(format!("code length {} is outside 1..=65535", c.code.len())));
+                return Err(Error::Rewrite(format!(
+                    "code length {} is outside 1..=65535",
+                    c.code.len()
+                )));
             }
             out.put_u32(c.code.len() as u32);
             out.extend_from_slice(&c.code);
@@ -381,7 +425,9 @@ fn write_body(out: &mut Vec<u8>, body: &AttributeBody) -> Result<()> {
         B::Exceptions(l) => put_list(out, l, "Exceptions")?,
         B::NestMembers(l) => put_list(out, l, "NestMembers")?,
         B::PermittedSubclasses(l) => put_list(out, l, "PermittedSubclasses")?,
-        B::ConstantValue(i) | B::Signature(i) | B::SourceFile(i) | B::NestHost(i) => out.put_u16(i.0),
+        B::ConstantValue(i) | B::Signature(i) | B::SourceFile(i) | B::NestHost(i) => {
+            out.put_u16(i.0);
+        }
         B::BootstrapMethods(bms) => {
             out.put_len16(bms.len(), "BootstrapMethods")?;
             for bm in bms {

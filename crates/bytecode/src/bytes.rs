@@ -174,7 +174,11 @@ mod tests {
         assert_eq!(r.offset(), 104);
         let err = r.u32("count").err();
         match err {
-            Some(Error::Truncated { offset, needed, what }) => {
+            Some(Error::Truncated {
+                offset,
+                needed,
+                what,
+            }) => {
                 assert_eq!((offset, needed, what), (104, 2, "count"));
             }
             other => unreachable!("unexpected {other:?}"),

@@ -31,9 +31,14 @@ pub struct RoundTrip {
 
 /// Reads and writes back every `.class` file of the entry.
 pub fn round_trip(entry: &ClassPathEntry) -> Result<RoundTrip> {
-    let mut r = RoundTrip { entry: entry.path().display().to_string(), ..RoundTrip::default() };
+    let mut r = RoundTrip {
+        entry: entry.path().display().to_string(),
+        ..RoundTrip::default()
+    };
     for f in entry.files()?.into_iter().filter(|f| f.ends_with(".class")) {
-        let Some(bytes) = entry.read_file(&f)? else { continue };
+        let Some(bytes) = entry.read_file(&f)? else {
+            continue;
+        };
         r.files += 1;
         r.bytes += bytes.len() as u64;
         let class = match ClassFile::parse_named(&bytes, &f) {
@@ -50,7 +55,11 @@ pub fn round_trip(entry: &ClassPathEntry) -> Result<RoundTrip> {
             r.different.push(f.clone());
         }
         let code_ok = class.methods.iter().filter_map(|m| m.code()).all(|c| {
-            insn::decode(&c.code).and_then(|i| insn::encode_all(&i)).ok().as_deref() == Some(&c.code[..])
+            insn::decode(&c.code)
+                .and_then(|i| insn::encode_all(&i))
+                .ok()
+                .as_deref()
+                == Some(&c.code[..])
         });
         r.code_identical += usize::from(code_ok);
     }

@@ -13,7 +13,9 @@
 
 use std::borrow::Cow;
 
-use crate::attributes::{AttrContext, Attribute, AttributeBody, Code, parse_attributes, write_attributes};
+use crate::attributes::{
+    AttrContext, Attribute, AttributeBody, Code, parse_attributes, write_attributes,
+};
 use crate::bytes::{ByteReader, ByteWriter};
 use crate::constant_pool::{ConstantPool, CpIndex};
 use crate::error::{Error, Result};
@@ -131,11 +133,18 @@ impl ClassFile {
         let this_class = CpIndex(r.u16("this_class")?);
         let super_class = CpIndex(r.u16("super_class")?);
         let interfaces = r.list("interfaces_count", |r| Ok(CpIndex(r.u16("interface")?)))?;
-        let fields = r.list("fields_count", |r| parse_member(r, &constant_pool, AttrContext::Field))?;
-        let methods = r.list("methods_count", |r| parse_member(r, &constant_pool, AttrContext::Method))?;
+        let fields = r.list("fields_count", |r| {
+            parse_member(r, &constant_pool, AttrContext::Field)
+        })?;
+        let methods = r.list("methods_count", |r| {
+            parse_member(r, &constant_pool, AttrContext::Method)
+        })?;
         let attributes = parse_attributes(&mut r, &constant_pool, AttrContext::Class)?;
         if !r.is_empty() {
-            return Err(Error::TrailingBytes { offset: r.offset(), count: r.remaining() });
+            return Err(Error::TrailingBytes {
+                offset: r.offset(),
+                count: r.remaining(),
+            });
         }
         Ok(ClassFile {
             minor_version,
@@ -223,7 +232,10 @@ impl ClassFile {
 
     /// Internal names of the direct superinterfaces.
     pub fn interface_names(&self) -> Result<Vec<Cow<'_, str>>> {
-        self.interfaces.iter().map(|i| self.constant_pool.class_name(*i)).collect()
+        self.interfaces
+            .iter()
+            .map(|i| self.constant_pool.class_name(*i))
+            .collect()
     }
 
     /// Name of a field or method.
@@ -303,7 +315,11 @@ impl ClassHeader {
         Ok(ClassHeader {
             access_flags,
             name: cp.class_name(this)?.into_owned(),
-            super_name: if sup.0 == 0 { None } else { Some(cp.class_name(sup)?.into_owned()) },
+            super_name: if sup.0 == 0 {
+                None
+            } else {
+                Some(cp.class_name(sup)?.into_owned())
+            },
             interfaces,
         })
     }

@@ -26,7 +26,9 @@ use crate::error::{Error, Result};
 use crate::mutf8;
 
 /// A typed index into the constant pool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
 pub struct CpIndex(pub u16);
 
 impl std::fmt::Display for CpIndex {
@@ -264,7 +266,13 @@ impl ConstantPool {
                 },
                 tag::MODULE => Constant::Module(cp(r)?),
                 tag::PACKAGE => Constant::Package(cp(r)?),
-                _ => return Err(Error::BadConstantTag { tag: t, index, offset }),
+                _ => {
+                    return Err(Error::BadConstantTag {
+                        tag: t,
+                        index,
+                        offset,
+                    });
+                }
             };
             let wide = c.is_wide();
             entries.push(c);
@@ -279,7 +287,10 @@ impl ConstantPool {
                 entries.push(Constant::Unusable);
             }
         }
-        Ok(ConstantPool { entries, lookup: None })
+        Ok(ConstantPool {
+            entries,
+            lookup: None,
+        })
     }
 
     /// Writes `constant_pool_count` and the entries.
@@ -314,13 +325,22 @@ impl ConstantPool {
                 Constant::MethodType(i) => put1(out, tag::METHOD_TYPE, *i),
                 Constant::Module(i) => put1(out, tag::MODULE, *i),
                 Constant::Package(i) => put1(out, tag::PACKAGE, *i),
-                Constant::Fieldref { class, name_and_type } => {
+                Constant::Fieldref {
+                    class,
+                    name_and_type,
+                } => {
                     put2(out, tag::FIELDREF, class.0, *name_and_type);
                 }
-                Constant::Methodref { class, name_and_type } => {
+                Constant::Methodref {
+                    class,
+                    name_and_type,
+                } => {
                     put2(out, tag::METHODREF, class.0, *name_and_type);
                 }
-                Constant::InterfaceMethodref { class, name_and_type } => {
+                Constant::InterfaceMethodref {
+                    class,
+                    name_and_type,
+                } => {
                     put2(out, tag::INTERFACE_METHODREF, class.0, *name_and_type);
                 }
                 Constant::NameAndType { name, descriptor } => {
@@ -331,10 +351,16 @@ impl ConstantPool {
                     out.put_u8(*kind);
                     out.put_u16(reference.0);
                 }
-                Constant::Dynamic { bootstrap, name_and_type } => {
+                Constant::Dynamic {
+                    bootstrap,
+                    name_and_type,
+                } => {
                     put2(out, tag::DYNAMIC, *bootstrap, *name_and_type);
                 }
-                Constant::InvokeDynamic { bootstrap, name_and_type } => {
+                Constant::InvokeDynamic {
+                    bootstrap,
+                    name_and_type,
+                } => {
                     put2(out, tag::INVOKE_DYNAMIC, *bootstrap, *name_and_type);
                 }
             }
@@ -376,7 +402,11 @@ impl ConstantPool {
             Some(Constant::Unusable) => "an unusable slot",
             Some(_) => "of another kind",
         };
-        Error::BadConstantRef { index: index.0, expected, problem }
+        Error::BadConstantRef {
+            index: index.0,
+            expected,
+            problem,
+        }
     }
 
     /// Raw bytes of a `Utf8` entry.
@@ -413,10 +443,20 @@ impl ConstantPool {
     /// Owner, name and descriptor of a `Fieldref`, `Methodref` or `InterfaceMethodref`.
     pub fn member_ref(&self, index: CpIndex) -> Result<MemberRef<'_>> {
         let (class, nat, interface) = match self.entries.get(index.0 as usize) {
-            Some(Constant::Fieldref { class, name_and_type } | Constant::Methodref { class, name_and_type }) => {
-                (*class, *name_and_type, false)
-            }
-            Some(Constant::InterfaceMethodref { class, name_and_type }) => (*class, *name_and_type, true),
+            Some(
+                Constant::Fieldref {
+                    class,
+                    name_and_type,
+                }
+                | Constant::Methodref {
+                    class,
+                    name_and_type,
+                },
+            ) => (*class, *name_and_type, false),
+            Some(Constant::InterfaceMethodref {
+                class,
+                name_and_type,
+            }) => (*class, *name_and_type, true),
             _ => return Err(self.wrong(index, "field or method reference")),
         };
         let (name, descriptor) = self.name_and_type(nat)?;
@@ -522,9 +562,15 @@ impl ConstantPool {
         let class = self.add_class(class)?;
         let name_and_type = self.add_name_and_type(name, descriptor)?;
         self.add(if interface {
-            Constant::InterfaceMethodref { class, name_and_type }
+            Constant::InterfaceMethodref {
+                class,
+                name_and_type,
+            }
         } else {
-            Constant::Methodref { class, name_and_type }
+            Constant::Methodref {
+                class,
+                name_and_type,
+            }
         })
     }
 
@@ -532,7 +578,10 @@ impl ConstantPool {
     pub fn add_field_ref(&mut self, class: &str, name: &str, descriptor: &str) -> Result<CpIndex> {
         let class = self.add_class(class)?;
         let name_and_type = self.add_name_and_type(name, descriptor)?;
-        self.add(Constant::Fieldref { class, name_and_type })
+        self.add(Constant::Fieldref {
+            class,
+            name_and_type,
+        })
     }
 
     /// Finds an existing `Class` entry by internal name without adding one.
@@ -582,17 +631,37 @@ mod tests {
     fn errors_name_the_index_and_kind() {
         let mut cp = ConstantPool::new();
         let s = cp.add_utf8("x").unwrap_or_default();
-        let msg = cp.class_name(s).err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(msg, "constant pool index #1 is of another kind (expected Class)");
-        let msg = cp.utf8(CpIndex(9)).err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(msg, "constant pool index #9 is out of range (expected Utf8)");
+        let msg = cp
+            .class_name(s)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            "constant pool index #1 is of another kind (expected Class)"
+        );
+        let msg = cp
+            .utf8(CpIndex(9))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            "constant pool index #9 is out of range (expected Utf8)"
+        );
     }
 
     #[test]
     fn bad_tag_names_offset() {
         let data = [0, 2, 99];
         let mut r = ByteReader::new(&data, 8);
-        let msg = ConstantPool::parse(&mut r).err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(msg, "invalid constant pool tag 99 for entry #1 at byte offset 10");
+        let msg = ConstantPool::parse(&mut r)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            "invalid constant pool tag 99 for entry #1 at byte offset 10"
+        );
     }
 }

@@ -50,12 +50,18 @@ impl FieldType {
         if rest.is_empty() {
             Ok(t)
         } else {
-            Err(Error::BadDescriptor { descriptor: s.into(), detail: "trailing characters" })
+            Err(Error::BadDescriptor {
+                descriptor: s.into(),
+                detail: "trailing characters",
+            })
         }
     }
 
     fn parse_prefix<'a>(s: &'a str, whole: &str) -> Result<(Self, &'a str)> {
-        let bad = |detail| Error::BadDescriptor { descriptor: whole.into(), detail };
+        let bad = |detail| Error::BadDescriptor {
+            descriptor: whole.into(),
+            detail,
+        };
         let mut chars = s.chars();
         let c = chars.next().ok_or_else(|| bad("unexpected end"))?;
         let rest = chars.as_str();
@@ -69,7 +75,9 @@ impl FieldType {
             'S' => (FieldType::Short, rest),
             'Z' => (FieldType::Boolean, rest),
             'L' => {
-                let end = rest.find(';').ok_or_else(|| bad("unterminated class name"))?;
+                let end = rest
+                    .find(';')
+                    .ok_or_else(|| bad("unterminated class name"))?;
                 if end == 0 {
                     return Err(bad("empty class name"));
                 }
@@ -145,8 +153,13 @@ pub struct MethodDescriptor {
 impl MethodDescriptor {
     /// Parses a method descriptor.
     pub fn parse(s: &str) -> Result<Self> {
-        let bad = |detail| Error::BadDescriptor { descriptor: s.into(), detail };
-        let mut rest = s.strip_prefix('(').ok_or_else(|| bad("does not start with '('"))?;
+        let bad = |detail| Error::BadDescriptor {
+            descriptor: s.into(),
+            detail,
+        };
+        let mut rest = s
+            .strip_prefix('(')
+            .ok_or_else(|| bad("does not start with '('"))?;
         let mut params = Vec::new();
         loop {
             if let Some(r) = rest.strip_prefix(')') {
@@ -157,7 +170,11 @@ impl MethodDescriptor {
             params.push(t);
             rest = r;
         }
-        let ret = if rest == "V" { None } else { Some(FieldType::parse(rest).map_err(|_| bad("bad return type"))?) };
+        let ret = if rest == "V" {
+            None
+        } else {
+            Some(FieldType::parse(rest).map_err(|_| bad("bad return type"))?)
+        };
         Ok(MethodDescriptor { params, ret })
     }
 
@@ -188,11 +205,23 @@ mod tests {
 
     #[test]
     fn rejects_malformed() {
-        for d in ["", "(", "(I", "(Q)V", "(Ljava/lang/String)V", "()", "()VV", "(L;)V"] {
+        for d in [
+            "",
+            "(",
+            "(I",
+            "(Q)V",
+            "(Ljava/lang/String)V",
+            "()",
+            "()VV",
+            "(L;)V",
+        ] {
             assert!(MethodDescriptor::parse(d).is_err(), "{d}");
         }
         assert_eq!(
-            MethodDescriptor::parse("([[DLx;)[J").map(|d| d.to_string()).ok().as_deref(),
+            MethodDescriptor::parse("([[DLx;)[J")
+                .map(|d| d.to_string())
+                .ok()
+                .as_deref(),
             Some("([[DLx;)[J")
         );
     }

@@ -13,7 +13,9 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The input ended before a complete structure was read.
-    #[error("truncated input at byte offset {offset} while reading {what} (needed {needed} more bytes)")]
+    #[error(
+        "truncated input at byte offset {offset} while reading {what} (needed {needed} more bytes)"
+    )]
     Truncated {
         /// Byte offset where the read started.
         offset: usize,

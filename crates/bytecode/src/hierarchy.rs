@@ -35,7 +35,10 @@ impl<'a> Hierarchy<'a> {
     /// Queries over `cp`.
     #[must_use]
     pub fn new(cp: &'a ClassPath) -> Self {
-        Hierarchy { cp, subtypes: OnceLock::new() }
+        Hierarchy {
+            cp,
+            subtypes: OnceLock::new(),
+        }
     }
 
     /// The direct superclass.
@@ -109,18 +112,22 @@ impl<'a> Hierarchy<'a> {
     /// private or static, and a package-private method only from the same package).
     pub fn overriders(&self, class: &str, name: &str, desc: &str) -> Result<Vec<String>> {
         let decl = self.cp.load(class)?;
-        let Some(m) = decl
-            .methods
-            .iter()
-            .find(|m| decl.member_name(m).is_ok_and(|n| n == name) && decl.member_descriptor(m).is_ok_and(|d| d == desc))
-        else {
-            return Err(Error::Rewrite(format!("{class} declares no method {name}{desc}")));
+        let Some(m) = decl.methods.iter().find(|m| {
+            decl.member_name(m).is_ok_and(|n| n == name)
+                && decl.member_descriptor(m).is_ok_and(|d| d == desc)
+        }) else {
+            return Err(Error::Rewrite(format!(
+                "{class} declares no method {name}{desc}"
+            )));
         };
         if m.is(access::PRIVATE) || m.is(access::STATIC) || name == "<init>" {
             return Ok(Vec::new());
         }
         let package_private = !m.is(access::PUBLIC) && !m.is(access::PROTECTED);
-        let pkg = |c: &str| c.rsplit_once('/').map_or(String::new(), |(p, _)| p.to_string());
+        let pkg = |c: &str| {
+            c.rsplit_once('/')
+                .map_or(String::new(), |(p, _)| p.to_string())
+        };
         let mut out = Vec::new();
         for sub in self.subtypes(class)? {
             if package_private && pkg(&sub) != pkg(class) {
@@ -146,10 +153,17 @@ impl<'a> Hierarchy<'a> {
         Ok(match (from, to) {
             (FieldType::Object(f), FieldType::Object(t)) => self.is_subtype(f, t)?,
             (FieldType::Array(_), FieldType::Object(t)) => {
-                matches!(t.as_str(), "java/lang/Object" | "java/lang/Cloneable" | "java/io/Serializable")
+                matches!(
+                    t.as_str(),
+                    "java/lang/Object" | "java/lang/Cloneable" | "java/io/Serializable"
+                )
             }
             (FieldType::Array(f), FieldType::Array(t)) => {
-                if f.is_reference() && t.is_reference() { self.is_assignable(f, t)? } else { f == t }
+                if f.is_reference() && t.is_reference() {
+                    self.is_assignable(f, t)?
+                } else {
+                    f == t
+                }
             }
             (f, t) => f == t,
         })
@@ -158,12 +172,23 @@ impl<'a> Hierarchy<'a> {
 
 /// The class that declares the field `owner.name:desc` as `getstatic`/`putstatic` resolve it
 /// (JVMS 5.4.3.2: the class, its superinterfaces, then its superclass), or `None`.
-pub fn resolve_field(cp: &ClassPath, owner: &str, name: &str, desc: &str) -> Result<Option<String>> {
+pub fn resolve_field(
+    cp: &ClassPath,
+    owner: &str,
+    name: &str,
+    desc: &str,
+) -> Result<Option<String>> {
     let mut seen = BTreeSet::new();
     resolve_field_in(cp, owner, name, desc, &mut seen)
 }
 
-fn resolve_field_in(cp: &ClassPath, class: &str, name: &str, desc: &str, seen: &mut BTreeSet<String>) -> Result<Option<String>> {
+fn resolve_field_in(
+    cp: &ClassPath,
+    class: &str,
+    name: &str,
+    desc: &str,
+    seen: &mut BTreeSet<String>,
+) -> Result<Option<String>> {
     if !seen.insert(class.to_string()) {
         return Ok(None);
     }
@@ -172,7 +197,9 @@ fn resolve_field_in(cp: &ClassPath, class: &str, name: &str, desc: &str, seen: &
         Err(Error::ClassNotFound(_)) => return Ok(None),
         Err(e) => return Err(e),
     };
-    if c.fields.iter().any(|f| c.member_name(f).is_ok_and(|n| n == name) && c.member_descriptor(f).is_ok_and(|d| d == desc)) {
+    if c.fields.iter().any(|f| {
+        c.member_name(f).is_ok_and(|n| n == name) && c.member_descriptor(f).is_ok_and(|d| d == desc)
+    }) {
         return Ok(Some(class.to_string()));
     }
     for i in c.interface_names()? {

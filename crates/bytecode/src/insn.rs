@@ -120,8 +120,11 @@ impl<T> Insn<T> {
     #[must_use]
     pub fn opcode(&self) -> u8 {
         match self {
-            Insn::Simple(o) | Insn::Local { op: o, .. } | Insn::Ldc { op: o, .. } | Insn::Cp { op: o, .. } => *o,
-            Insn::Branch { op: o, .. } => *o,
+            Insn::Simple(o)
+            | Insn::Local { op: o, .. }
+            | Insn::Ldc { op: o, .. }
+            | Insn::Cp { op: o, .. }
+            | Insn::Branch { op: o, .. } => *o,
             Insn::Iinc { .. } => op::IINC,
             Insn::Bipush(_) => op::BIPUSH,
             Insn::Sipush(_) => op::SIPUSH,
@@ -139,11 +142,38 @@ impl<T> Insn<T> {
     pub fn targets(&self) -> Vec<&T> {
         match self {
             Insn::Branch { target, .. } => vec![target],
-            Insn::TableSwitch { default, targets, .. } => std::iter::once(default).chain(targets).collect(),
-            Insn::LookupSwitch { default, pairs } => {
-                std::iter::once(default).chain(pairs.iter().map(|(_, t)| t)).collect()
-            }
+            Insn::TableSwitch {
+                default, targets, ..
+            } => std::iter::once(default).chain(targets).collect(),
+            Insn::LookupSwitch { default, pairs } => std::iter::once(default)
+                .chain(pairs.iter().map(|(_, t)| t))
+                .collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// For `tableswitch` and `lookupswitch`: the default target and the `(key, target)` cases.
+    #[must_use]
+    pub fn switch_cases(&self) -> Option<(T, Vec<(i32, T)>)>
+    where
+        T: Clone,
+    {
+        match self {
+            Insn::TableSwitch {
+                default,
+                low,
+                targets,
+                ..
+            } => Some((
+                default.clone(),
+                targets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| (low.wrapping_add(k as i32), t.clone()))
+                    .collect(),
+            )),
+            Insn::LookupSwitch { default, pairs } => Some((default.clone(), pairs.clone())),
+            _ => None,
         }
     }
 
@@ -157,12 +187,22 @@ impl<T> Insn<T> {
             Insn::Sipush(v) => Insn::Sipush(v),
             Insn::Ldc { op, index } => Insn::Ldc { op, index },
             Insn::Cp { op, index } => Insn::Cp { op, index },
-            Insn::InvokeInterface { index, count, zero } => Insn::InvokeInterface { index, count, zero },
+            Insn::InvokeInterface { index, count, zero } => {
+                Insn::InvokeInterface { index, count, zero }
+            }
             Insn::InvokeDynamic { index, zero } => Insn::InvokeDynamic { index, zero },
             Insn::MultiANewArray { index, dims } => Insn::MultiANewArray { index, dims },
             Insn::NewArray(t) => Insn::NewArray(t),
-            Insn::Branch { op, target } => Insn::Branch { op, target: f(target)? },
-            Insn::TableSwitch { default, low, high, targets } => Insn::TableSwitch {
+            Insn::Branch { op, target } => Insn::Branch {
+                op,
+                target: f(target)?,
+            },
+            Insn::TableSwitch {
+                default,
+                low,
+                high,
+                targets,
+            } => Insn::TableSwitch {
                 default: f(default)?,
                 low,
                 high,
@@ -170,7 +210,10 @@ impl<T> Insn<T> {
             },
             Insn::LookupSwitch { default, pairs } => Insn::LookupSwitch {
                 default: f(default)?,
-                pairs: pairs.into_iter().map(|(k, t)| Ok((k, f(t)?))).collect::<Result<_>>()?,
+                pairs: pairs
+                    .into_iter()
+                    .map(|(k, t)| Ok((k, f(t)?)))
+                    .collect::<Result<_>>()?,
             },
         })
     }
@@ -181,14 +224,38 @@ impl<T> Insn<T> {
         let pad = |o: u32| (4 - (o + 1) % 4) % 4;
         match self {
             Insn::Simple(_) => 1,
-            Insn::Local { wide, .. } => if *wide { 4 } else { 2 },
-            Insn::Iinc { wide, .. } => if *wide { 6 } else { 3 },
+            Insn::Local { wide, .. } => {
+                if *wide {
+                    4
+                } else {
+                    2
+                }
+            }
+            Insn::Iinc { wide, .. } => {
+                if *wide {
+                    6
+                } else {
+                    3
+                }
+            }
             Insn::Bipush(_) | Insn::NewArray(_) => 2,
-            Insn::Ldc { op: o, .. } => if *o == op::LDC { 2 } else { 3 },
+            Insn::Ldc { op: o, .. } => {
+                if *o == op::LDC {
+                    2
+                } else {
+                    3
+                }
+            }
             Insn::Sipush(_) | Insn::Cp { .. } => 3,
             Insn::MultiANewArray { .. } => 4,
             Insn::InvokeInterface { .. } | Insn::InvokeDynamic { .. } => 5,
-            Insn::Branch { op: o, .. } => if op::format(*o) == Format::Branch32 { 5 } else { 3 },
+            Insn::Branch { op: o, .. } => {
+                if op::format(*o) == Format::Branch32 {
+                    5
+                } else {
+                    3
+                }
+            }
             Insn::TableSwitch { targets, .. } => 1 + pad(offset) + 12 + 4 * targets.len() as u32,
             Insn::LookupSwitch { pairs, .. } => 1 + pad(offset) + 8 + 8 * pairs.len() as u32,
         }
@@ -196,13 +263,19 @@ impl<T> Insn<T> {
 }
 
 fn bad(offset: u32, detail: impl Into<String>) -> Error {
-    Error::BadInstruction { offset, detail: detail.into() }
+    Error::BadInstruction {
+        offset,
+        detail: detail.into(),
+    }
 }
 
 fn target(at: u32, rel: i32, len: usize) -> Result<u32> {
     let t = i64::from(at) + i64::from(rel);
     if t < 0 || t >= len as i64 {
-        return Err(bad(at, format!("branch target {t} is outside the code (length {len})")));
+        return Err(bad(
+            at,
+            format!("branch target {t} is outside the code (length {len})"),
+        ));
     }
     Ok(t as u32)
 }
@@ -226,7 +299,11 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
     let opcode = r.u8("opcode")?;
     Ok(match op::format(opcode) {
         Format::None => Insn::Simple(opcode),
-        Format::Local => Insn::Local { op: opcode, index: u16::from(r.u8("local index")?), wide: false },
+        Format::Local => Insn::Local {
+            op: opcode,
+            index: u16::from(r.u8("local index")?),
+            wide: false,
+        },
         Format::Iinc => Insn::Iinc {
             index: u16::from(r.u8("iinc index")?),
             delta: i16::from(r.u8("iinc const")? as i8),
@@ -234,7 +311,10 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
         },
         Format::Bipush => Insn::Bipush(r.u8("bipush")? as i8),
         Format::Sipush => Insn::Sipush(r.u16("sipush")? as i16),
-        Format::Ldc => Insn::Ldc { op: opcode, index: CpIndex(u16::from(r.u8("ldc index")?)) },
+        Format::Ldc => Insn::Ldc {
+            op: opcode,
+            index: CpIndex(u16::from(r.u8("ldc index")?)),
+        },
         Format::Cp => {
             let index = CpIndex(r.u16("constant pool index")?);
             if matches!(opcode, op::LDC_W | op::LDC2_W) {
@@ -261,7 +341,10 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
             op: opcode,
             target: target(at, i32::from(r.u16("branch offset")? as i16), len)?,
         },
-        Format::Branch32 => Insn::Branch { op: opcode, target: target(at, r.i32("branch offset")?, len)? },
+        Format::Branch32 => Insn::Branch {
+            op: opcode,
+            target: target(at, r.i32("branch offset")?, len)?,
+        },
         Format::TableSwitch => {
             let pad = (4 - (at + 1) % 4) % 4;
             r.skip(pad as usize, "tableswitch padding")?;
@@ -279,7 +362,12 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
             for _ in 0..n {
                 targets.push(target(at, r.i32("jump offset")?, len)?);
             }
-            Insn::TableSwitch { default, low, high, targets }
+            Insn::TableSwitch {
+                default,
+                low,
+                high,
+                targets,
+            }
         }
         Format::LookupSwitch => {
             let pad = (4 - (at + 1) % 4) % 4;
@@ -299,7 +387,11 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
         Format::Wide => {
             let inner = r.u8("wide opcode")?;
             match op::format(inner) {
-                Format::Local => Insn::Local { op: inner, index: r.u16("wide index")?, wide: true },
+                Format::Local => Insn::Local {
+                    op: inner,
+                    index: r.u16("wide index")?,
+                    wide: true,
+                },
                 Format::Iinc => Insn::Iinc {
                     index: r.u16("wide iinc index")?,
                     delta: r.u16("wide iinc const")? as i16,
@@ -313,7 +405,12 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
 }
 
 /// Encodes one instruction placed at `at`; `rel` converts a target to a relative offset.
-pub fn encode_at<T>(out: &mut Vec<u8>, insn: &Insn<T>, at: u32, mut rel: impl FnMut(&T) -> Result<i32>) -> Result<()> {
+pub fn encode_at<T>(
+    out: &mut Vec<u8>,
+    insn: &Insn<T>,
+    at: u32,
+    mut rel: impl FnMut(&T) -> Result<i32>,
+) -> Result<()> {
     match insn {
         Insn::Simple(o) => out.put_u8(*o),
         Insn::Local { op: o, index, wide } => {
@@ -335,8 +432,10 @@ pub fn encode_at<T>(out: &mut Vec<u8>, insn: &Insn<T>, at: u32, mut rel: impl Fn
                 out.put_u16(*index);
                 out.put_u16(*delta as u16);
             } else {
-                let i = u8::try_from(*index).map_err(|_| bad(at, "iinc index needs the wide form"))?;
-                let d = i8::try_from(*delta).map_err(|_| bad(at, "iinc constant needs the wide form"))?;
+                let i =
+                    u8::try_from(*index).map_err(|_| bad(at, "iinc index needs the wide form"))?;
+                let d = i8::try_from(*delta)
+                    .map_err(|_| bad(at, "iinc constant needs the wide form"))?;
                 out.put_u8(op::IINC);
                 out.put_u8(i);
                 out.put_u8(d as u8);
@@ -353,7 +452,8 @@ pub fn encode_at<T>(out: &mut Vec<u8>, insn: &Insn<T>, at: u32, mut rel: impl Fn
         Insn::Ldc { op: o, index } => {
             out.put_u8(*o);
             if *o == op::LDC {
-                let i = u8::try_from(index.0).map_err(|_| bad(at, "ldc index above 255 needs ldc_w"))?;
+                let i = u8::try_from(index.0)
+                    .map_err(|_| bad(at, "ldc index above 255 needs ldc_w"))?;
                 out.put_u8(i);
             } else {
                 out.put_u16(index.0);
@@ -394,7 +494,12 @@ pub fn encode_at<T>(out: &mut Vec<u8>, insn: &Insn<T>, at: u32, mut rel: impl Fn
                 out.put_u16(r16 as u16);
             }
         }
-        Insn::TableSwitch { default, low, high, targets } => {
+        Insn::TableSwitch {
+            default,
+            low,
+            high,
+            targets,
+        } => {
             out.put_u8(op::TABLESWITCH);
             for _ in 0..(4 - (at + 1) % 4) % 4 {
                 out.put_u8(0);
@@ -427,9 +532,17 @@ pub fn encode_all(insns: &[(u32, Insn)]) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     for (at, insn) in insns {
         if out.len() != *at as usize {
-            return Err(bad(*at, format!("instruction expected at offset {at} but encoding is at {}", out.len())));
+            return Err(bad(
+                *at,
+                format!(
+                    "instruction expected at offset {at} but encoding is at {}",
+                    out.len()
+                ),
+            ));
         }
-        encode_at(&mut out, insn, *at, |t| Ok((i64::from(*t) - i64::from(*at)) as i32))?;
+        encode_at(&mut out, insn, *at, |t| {
+            Ok((i64::from(*t) - i64::from(*at)) as i32)
+        })?;
     }
     Ok(out)
 }
@@ -440,21 +553,34 @@ pub fn display(insn: &Insn) -> String {
     match insn {
         Insn::Simple(o) => op::name(*o).to_string(),
         Insn::Local { op: o, index, wide } => {
-            format!("{}{} {index}", if *wide { "wide " } else { "" }, op::name(*o))
+            format!(
+                "{}{} {index}",
+                if *wide { "wide " } else { "" },
+                op::name(*o)
+            )
         }
         Insn::Iinc { index, delta, .. } => format!("iinc {index} {delta}"),
         Insn::Bipush(v) => format!("bipush {v}"),
         Insn::Sipush(v) => format!("sipush {v}"),
-        Insn::Ldc { op: o, index } | Insn::Cp { op: o, index } => format!("{} {index}", op::name(*o)),
+        Insn::Ldc { op: o, index } | Insn::Cp { op: o, index } => {
+            format!("{} {index}", op::name(*o))
+        }
         Insn::InvokeInterface { index, count, .. } => format!("invokeinterface {index} {count}"),
         Insn::InvokeDynamic { index, .. } => format!("invokedynamic {index}"),
         Insn::MultiANewArray { index, dims } => format!("multianewarray {index} {dims}"),
         Insn::NewArray(t) => format!("newarray {t}"),
         Insn::Branch { op: o, target } => format!("{} {target}", op::name(*o)),
-        Insn::TableSwitch { default, low, high, targets } => {
+        Insn::TableSwitch {
+            default,
+            low,
+            high,
+            targets,
+        } => {
             format!("tableswitch {low}..={high} {targets:?} default {default}")
         }
-        Insn::LookupSwitch { default, pairs } => format!("lookupswitch {pairs:?} default {default}"),
+        Insn::LookupSwitch { default, pairs } => {
+            format!("lookupswitch {pairs:?} default {default}")
+        }
     }
 }
 
@@ -467,10 +593,12 @@ mod tests {
         let t = 0..len;
         prop_oneof![
             (0u8..=0x0f).prop_map(Insn::Simple),
-            (op::ILOAD..=op::ALOAD, any::<u16>(), any::<bool>()).prop_map(|(o, i, w)| Insn::Local {
-                op: o,
-                index: if w { i } else { i & 0xff },
-                wide: w
+            (op::ILOAD..=op::ALOAD, any::<u16>(), any::<bool>()).prop_map(|(o, i, w)| {
+                Insn::Local {
+                    op: o,
+                    index: if w { i } else { i & 0xff },
+                    wide: w,
+                }
             }),
             (any::<u16>(), any::<i16>(), any::<bool>()).prop_map(|(i, d, w)| Insn::Iinc {
                 index: if w { i } else { i & 0xff },
@@ -478,21 +606,38 @@ mod tests {
                 wide: w
             }),
             any::<i8>().prop_map(Insn::Bipush),
-            any::<u16>().prop_map(|i| Insn::Ldc { op: op::LDC_W, index: CpIndex(i) }),
-            (0u16..256).prop_map(|i| Insn::Ldc { op: op::LDC, index: CpIndex(i) }),
-            any::<u16>().prop_map(|i| Insn::InvokeDynamic { index: CpIndex(i), zero: 0 }),
+            any::<u16>().prop_map(|i| Insn::Ldc {
+                op: op::LDC_W,
+                index: CpIndex(i)
+            }),
+            (0u16..256).prop_map(|i| Insn::Ldc {
+                op: op::LDC,
+                index: CpIndex(i)
+            }),
+            any::<u16>().prop_map(|i| Insn::InvokeDynamic {
+                index: CpIndex(i),
+                zero: 0
+            }),
             (op::IFEQ..=op::JSR, t.clone()).prop_map(|(o, target)| Insn::Branch { op: o, target }),
-            (t.clone(), -3i32..3, proptest::collection::vec(t.clone(), 1..5)).prop_map(
-                |(default, low, targets)| Insn::TableSwitch {
+            (
+                t.clone(),
+                -3i32..3,
+                proptest::collection::vec(t.clone(), 1..5)
+            )
+                .prop_map(|(default, low, targets)| Insn::TableSwitch {
                     default,
                     low,
                     high: low + targets.len() as i32 - 1,
                     targets
-                }
-            ),
-            (t.clone(), proptest::collection::btree_map(any::<i32>(), t, 0..5)).prop_map(
-                |(default, m)| Insn::LookupSwitch { default, pairs: m.into_iter().collect() }
-            ),
+                }),
+            (
+                t.clone(),
+                proptest::collection::btree_map(any::<i32>(), t, 0..5)
+            )
+                .prop_map(|(default, m)| Insn::LookupSwitch {
+                    default,
+                    pairs: m.into_iter().collect()
+                }),
         ]
     }
 
@@ -532,9 +677,21 @@ mod tests {
 
     #[test]
     fn bad_opcode_names_offset() {
-        let msg = decode(&[0x00, 0xcb]).err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(msg, "invalid bytecode at code offset 1: invalid opcode 0xcb");
-        let msg = decode(&[0x00, 0xa7, 0x00]).err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(msg, "invalid bytecode at code offset 1: instruction runs past the end of the code");
+        let msg = decode(&[0x00, 0xcb])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            "invalid bytecode at code offset 1: invalid opcode 0xcb"
+        );
+        let msg = decode(&[0x00, 0xa7, 0x00])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            msg,
+            "invalid bytecode at code offset 1: instruction runs past the end of the code"
+        );
     }
 }

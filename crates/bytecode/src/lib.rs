@@ -19,8 +19,8 @@
 pub mod attributes;
 pub mod bytes;
 pub mod check;
-pub mod classpath;
 pub mod classfile;
+pub mod classpath;
 pub mod constant_pool;
 pub mod descriptor;
 pub mod error;

@@ -91,7 +91,11 @@ impl VType {
     /// Local-variable slots taken by this type (2 for long and double).
     #[must_use]
     pub fn slots(self) -> usize {
-        if matches!(self, VType::Long | VType::Double) { 2 } else { 1 }
+        if matches!(self, VType::Long | VType::Double) {
+            2
+        } else {
+            1
+        }
     }
 }
 
@@ -157,7 +161,10 @@ impl StackMapFrame {
         let offset = r.offset();
         let t = r.u8("stack map frame type")?;
         Ok(match t {
-            0..=63 => StackMapFrame::Same { delta: u16::from(t), extended: false },
+            0..=63 => StackMapFrame::Same {
+                delta: u16::from(t),
+                extended: false,
+            },
             64..=127 => StackMapFrame::SameLocals1 {
                 delta: u16::from(t - 64),
                 stack: VType::parse(r)?,
@@ -165,10 +172,20 @@ impl StackMapFrame {
             },
             247 => {
                 let delta = r.u16("offset_delta")?;
-                StackMapFrame::SameLocals1 { delta, stack: VType::parse(r)?, extended: true }
+                StackMapFrame::SameLocals1 {
+                    delta,
+                    stack: VType::parse(r)?,
+                    extended: true,
+                }
             }
-            248..=250 => StackMapFrame::Chop { delta: r.u16("offset_delta")?, k: 251 - t },
-            251 => StackMapFrame::Same { delta: r.u16("offset_delta")?, extended: true },
+            248..=250 => StackMapFrame::Chop {
+                delta: r.u16("offset_delta")?,
+                k: 251 - t,
+            },
+            251 => StackMapFrame::Same {
+                delta: r.u16("offset_delta")?,
+                extended: true,
+            },
             252..=254 => {
                 let delta = r.u16("offset_delta")?;
                 let mut locals = Vec::with_capacity(usize::from(t - 251));
@@ -181,7 +198,11 @@ impl StackMapFrame {
                 let delta = r.u16("offset_delta")?;
                 let locals = r.list("full_frame locals", VType::parse)?;
                 let stack = r.list("full_frame stack", VType::parse)?;
-                StackMapFrame::Full { delta, locals, stack }
+                StackMapFrame::Full {
+                    delta,
+                    locals,
+                    stack,
+                }
             }
             _ => {
                 return Err(Error::Malformed {
@@ -204,7 +225,11 @@ impl StackMapFrame {
                     out.put_u16(*delta);
                 }
             }
-            StackMapFrame::SameLocals1 { delta, stack, extended } => {
+            StackMapFrame::SameLocals1 {
+                delta,
+                stack,
+                extended,
+            } => {
                 if !extended && *delta < 64 {
                     out.put_u8(64 + *delta as u8);
                 } else {
@@ -222,7 +247,10 @@ impl StackMapFrame {
             }
             StackMapFrame::Append { delta, locals } => {
                 if !(1..=3).contains(&locals.len()) {
-                    return Err(Error::Rewrite(format!("append_frame of {} locals", locals.len())));
+                    return Err(Error::Rewrite(format!(
+                        "append_frame of {} locals",
+                        locals.len()
+                    )));
                 }
                 out.put_u8(251 + locals.len() as u8);
                 out.put_u16(*delta);
@@ -230,7 +258,11 @@ impl StackMapFrame {
                     l.write(out);
                 }
             }
-            StackMapFrame::Full { delta, locals, stack } => {
+            StackMapFrame::Full {
+                delta,
+                locals,
+                stack,
+            } => {
                 out.put_u8(255);
                 out.put_u16(*delta);
                 out.put_len16(locals.len(), "full_frame locals")?;
@@ -258,7 +290,10 @@ pub struct FrameState {
 
 /// Expands encoded frames to absolute `(offset, state)` pairs, starting from the method's
 /// implicit initial frame.
-pub fn decode_frames(initial: &FrameState, frames: &[StackMapFrame]) -> Result<Vec<(u32, FrameState)>> {
+pub fn decode_frames(
+    initial: &FrameState,
+    frames: &[StackMapFrame],
+) -> Result<Vec<(u32, FrameState)>> {
     let mut out: Vec<(u32, FrameState)> = Vec::with_capacity(frames.len());
     let mut locals = initial.locals.clone();
     let mut offset: i64 = -1;
@@ -282,45 +317,75 @@ pub fn decode_frames(initial: &FrameState, frames: &[StackMapFrame]) -> Result<V
                 locals.extend_from_slice(add);
                 Vec::new()
             }
-            StackMapFrame::Full { locals: l, stack, .. } => {
+            StackMapFrame::Full {
+                locals: l, stack, ..
+            } => {
                 locals.clone_from(l);
                 stack.clone()
             }
         };
-        out.push((offset as u32, FrameState { locals: locals.clone(), stack }));
+        out.push((
+            offset as u32,
+            FrameState {
+                locals: locals.clone(),
+                stack,
+            },
+        ));
     }
     Ok(out)
 }
 
 /// Encodes absolute frames (offsets strictly increasing) in the most compact form.
-pub fn encode_frames(initial: &FrameState, frames: &[(u32, FrameState)]) -> Result<Vec<StackMapFrame>> {
+pub fn encode_frames(
+    initial: &FrameState,
+    frames: &[(u32, FrameState)],
+) -> Result<Vec<StackMapFrame>> {
     let mut out = Vec::with_capacity(frames.len());
     let mut prev_locals = &initial.locals;
     let mut prev_offset: i64 = -1;
     for (offset, st) in frames {
         let d = i64::from(*offset) - prev_offset - 1;
         let delta = u16::try_from(d).map_err(|_| {
-            Error::Rewrite(format!("stack map frames out of order or too far apart at offset {offset}"))
+            Error::Rewrite(format!(
+                "stack map frames out of order or too far apart at offset {offset}"
+            ))
         })?;
         let same_locals = st.locals == *prev_locals;
         let frame = if same_locals && st.stack.is_empty() {
-            StackMapFrame::Same { delta, extended: delta >= 64 }
+            StackMapFrame::Same {
+                delta,
+                extended: delta >= 64,
+            }
         } else if same_locals && st.stack.len() == 1 {
-            StackMapFrame::SameLocals1 { delta, stack: st.stack[0], extended: delta >= 64 }
+            StackMapFrame::SameLocals1 {
+                delta,
+                stack: st.stack[0],
+                extended: delta >= 64,
+            }
         } else if st.stack.is_empty()
             && st.locals.len() < prev_locals.len()
             && prev_locals.len() - st.locals.len() <= 3
             && prev_locals.starts_with(&st.locals)
         {
-            StackMapFrame::Chop { delta, k: (prev_locals.len() - st.locals.len()) as u8 }
+            StackMapFrame::Chop {
+                delta,
+                k: (prev_locals.len() - st.locals.len()) as u8,
+            }
         } else if st.stack.is_empty()
             && st.locals.len() > prev_locals.len()
             && st.locals.len() - prev_locals.len() <= 3
             && st.locals.starts_with(prev_locals)
         {
-            StackMapFrame::Append { delta, locals: st.locals[prev_locals.len()..].to_vec() }
+            StackMapFrame::Append {
+                delta,
+                locals: st.locals[prev_locals.len()..].to_vec(),
+            }
         } else {
-            StackMapFrame::Full { delta, locals: st.locals.clone(), stack: st.stack.clone() }
+            StackMapFrame::Full {
+                delta,
+                locals: st.locals.clone(),
+                stack: st.stack.clone(),
+            }
         };
         out.push(frame);
         prev_locals = &st.locals;

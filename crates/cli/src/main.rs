@@ -19,7 +19,11 @@ use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
 
 #[derive(Parser, Debug)]
-#[command(name = "ferrosuite", version, about = "Search-based JUnit test generation from Java bytecode")]
+#[command(
+    name = "ferrosuite",
+    version,
+    about = "Search-based JUnit test generation from Java bytecode"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -94,9 +98,23 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Instrument { classpath, out, probes, include, exclude, overwrite, report } => {
-            let cp = ClassPath::parse(&classpath).with_context(|| format!("cannot open class path {classpath:?}"))?;
-            let cfg = OfflineConfig { probes: ProbeConfig::parse_list(&probes)?, include, exclude, overwrite };
+        Command::Instrument {
+            classpath,
+            out,
+            probes,
+            include,
+            exclude,
+            overwrite,
+            report,
+        } => {
+            let cp = ClassPath::parse(&classpath)
+                .with_context(|| format!("cannot open class path {classpath:?}"))?;
+            let cfg = OfflineConfig {
+                probes: ProbeConfig::parse_list(&probes)?,
+                include,
+                exclude,
+                overwrite,
+            };
             let tty = std::io::stderr().is_terminal();
             let start = Instant::now();
             let (rep, _map) = offline::instrument_classpath(&cp, &out, &cfg, |done, total| {
@@ -119,7 +137,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "probes: {} methods, {} lines, {} branch sites with {} outcomes, {} static-reset methods",
                 rep.methods, rep.lines, rep.branch_sites, rep.branch_outcomes, rep.static_resets
             );
-            println!("resources copied: {}; probe map: {}", rep.resources_copied, out.join(offline::MAP_FILE).display());
+            println!(
+                "resources copied: {}; probe map: {}",
+                rep.resources_copied,
+                out.join(offline::MAP_FILE).display()
+            );
             for m in &rep.methods_skipped {
                 println!("method left uninstrumented: {m}");
             }
@@ -132,22 +154,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             if let Some(path) = report {
                 let json = serde_json::to_string_pretty(&rep)?;
-                std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?;
+                std::fs::write(&path, json)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
             }
-            Ok(if rep.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(3) })
+            Ok(if rep.failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            })
         }
         Command::ProbeReport { map, data, format } => {
-            let map_text = std::fs::read_to_string(&map).with_context(|| format!("cannot read {}", map.display()))?;
-            let map: ProbeMap = serde_json::from_str(&map_text).with_context(|| format!("{} is not a probe map", map.display()))?;
-            let data_text = std::fs::read_to_string(&data).with_context(|| format!("cannot read {}", data.display()))?;
-            let data = ProbeData::parse(&data_text).with_context(|| format!("{}", data.display()))?;
+            let map_text = std::fs::read_to_string(&map)
+                .with_context(|| format!("cannot read {}", map.display()))?;
+            let map: ProbeMap = serde_json::from_str(&map_text)
+                .with_context(|| format!("{} is not a probe map", map.display()))?;
+            let data_text = std::fs::read_to_string(&data)
+                .with_context(|| format!("cannot read {}", data.display()))?;
+            let data =
+                ProbeData::parse(&data_text).with_context(|| format!("{}", data.display()))?;
             let cov = coverage(&map, &data);
             if format == Format::Json {
                 println!("{}", serde_json::to_string_pretty(&cov)?);
                 return Ok(ExitCode::SUCCESS);
             }
             let width = cov.iter().map(|c| c.class.len()).max().unwrap_or(5).max(5);
-            println!("{:<width$}  {:>15}  {:>15}  {:>15}", "class", "branches", "lines", "methods");
+            println!(
+                "{:<width$}  {:>15}  {:>15}  {:>15}",
+                "class", "branches", "lines", "methods"
+            );
             for c in &cov {
                 let cell = |k: &ferrosuite_bytecode::instrument::data::Counter| {
                     format!("{}/{} {:>5.1}%", k.covered, k.total, k.percent())
@@ -163,7 +197,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Roundtrip { classpath, format } => {
-            let cp = ClassPath::parse(&classpath).with_context(|| format!("cannot open class path {classpath:?}"))?;
+            let cp = ClassPath::parse(&classpath)
+                .with_context(|| format!("cannot open class path {classpath:?}"))?;
             let mut all_ok = true;
             let mut results = Vec::new();
             for e in cp.entries() {

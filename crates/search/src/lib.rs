@@ -1,1 +1,1 @@
-//! Whole-suite GA, MOSA, DynaMOSA, archive and minimisation (not built yet: issue 5).
+//! Whole-suite GA, MOSA, `DynaMOSA`, archive and minimisation (not built yet: issue 5).

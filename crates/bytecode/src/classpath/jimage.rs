@@ -1,7 +1,7 @@
-//! A reader for the JDK's runtime image (`lib/modules`, the "jimage" format of JDK 9+), so that
+//! A reader for the JDK's runtime image (`lib/modules`, the "jimage" format of JDK 9 and later), so that
 //! JDK classes are read lazily straight from the image without unpacking it.
 //!
-//! Layout (all facts from the OpenJDK sources, checked against JDK 17 and 25 images):
+//! Layout (all facts from the `OpenJDK` sources, checked against JDK 17 and 25 images):
 //! a 28-byte header of seven `u32` in the image's byte order (magic `0xCAFEDADA`, version
 //! `major << 16 | minor` = 1.0, flags, resource count, table length, locations size, strings
 //! size), then a redirect table (`i32` × table length), an offsets table (`u32` × table
@@ -65,12 +65,25 @@ fn hash(bytes: &[u8], seed: u32) -> u32 {
 impl JImage {
     /// Opens an image file and reads its index.
     pub fn open(path: &Path) -> Result<Self> {
-        let io = |source| Error::Io { path: path.to_path_buf(), source };
-        let bad = |detail: String| Error::BadClassPathEntry { path: path.to_path_buf(), detail };
+        let io = |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let bad = |detail: String| Error::BadClassPathEntry {
+            path: path.to_path_buf(),
+            detail,
+        };
         let file = File::open(path).map_err(io)?;
         let mut header = [0u8; 28];
         file.read_exact_at(&mut header, 0).map_err(io)?;
-        let raw = |i: usize| [header[i * 4], header[i * 4 + 1], header[i * 4 + 2], header[i * 4 + 3]];
+        let raw = |i: usize| {
+            [
+                header[i * 4],
+                header[i * 4 + 1],
+                header[i * 4 + 2],
+                header[i * 4 + 3],
+            ]
+        };
         let little = if u32::from_le_bytes(raw(0)) == MAGIC {
             true
         } else if u32::from_be_bytes(raw(0)) == MAGIC {
@@ -78,10 +91,20 @@ impl JImage {
         } else {
             return Err(bad("not a JDK image: bad magic at byte offset 0".into()));
         };
-        let word = |i: usize| if little { u32::from_le_bytes(raw(i)) } else { u32::from_be_bytes(raw(i)) };
+        let word = |i: usize| {
+            if little {
+                u32::from_le_bytes(raw(i))
+            } else {
+                u32::from_be_bytes(raw(i))
+            }
+        };
         let version = word(1);
         if version >> 16 != 1 {
-            return Err(bad(format!("unsupported jimage version {}.{}", version >> 16, version & 0xFFFF)));
+            return Err(bad(format!(
+                "unsupported jimage version {}.{}",
+                version >> 16,
+                version & 0xFFFF
+            )));
         }
         let table_len = word(4);
         let locations_size = word(5) as usize;
@@ -89,7 +112,9 @@ impl JImage {
         let index_size = 28 + 8 * table_len as usize + locations_size + strings_size;
         let file_len = file.metadata().map_err(io)?.len();
         if index_size as u64 > file_len {
-            return Err(bad(format!("index of {index_size} bytes is larger than the file")));
+            return Err(bad(format!(
+                "index of {index_size} bytes is larger than the file"
+            )));
         }
         let mut index = vec![0u8; index_size];
         file.read_exact_at(&mut index, 0).map_err(io)?;
@@ -115,26 +140,44 @@ impl JImage {
     fn u32_at(&self, at: usize) -> Option<u32> {
         let b = self.index.get(at..at + 4)?;
         let b = [b[0], b[1], b[2], b[3]];
-        Some(if self.little { u32::from_le_bytes(b) } else { u32::from_be_bytes(b) })
+        Some(if self.little {
+            u32::from_le_bytes(b)
+        } else {
+            u32::from_be_bytes(b)
+        })
     }
 
     fn string(&self, offset: u64) -> Result<&str> {
         let start = self.strings_at + offset as usize;
-        let tail = self.index.get(start..).ok_or_else(|| self.corrupt("string offset out of range"))?;
-        let end = tail.iter().position(|&b| b == 0).ok_or_else(|| self.corrupt("unterminated string"))?;
+        let tail = self
+            .index
+            .get(start..)
+            .ok_or_else(|| self.corrupt("string offset out of range"))?;
+        let end = tail
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| self.corrupt("unterminated string"))?;
         std::str::from_utf8(&tail[..end]).map_err(|_| self.corrupt("string is not UTF-8"))
     }
 
     fn corrupt(&self, detail: &str) -> Error {
-        Error::BadClassPathEntry { path: self.path.clone(), detail: format!("corrupt jimage index: {detail}") }
+        Error::BadClassPathEntry {
+            path: self.path.clone(),
+            detail: format!("corrupt jimage index: {detail}"),
+        }
     }
 
     fn location(&self, slot: u32) -> Result<ImageEntry> {
-        let loc = self.u32_at(self.offsets_at + 4 * slot as usize).ok_or_else(|| self.corrupt("offset table"))?;
+        let loc = self
+            .u32_at(self.offsets_at + 4 * slot as usize)
+            .ok_or_else(|| self.corrupt("offset table"))?;
         let mut at = self.locations_at + loc as usize;
         let mut attrs = [0u64; 8];
         loop {
-            let b = *self.index.get(at).ok_or_else(|| self.corrupt("location out of range"))?;
+            let b = *self
+                .index
+                .get(at)
+                .ok_or_else(|| self.corrupt("location out of range"))?;
             if b <= 7 {
                 break;
             }
@@ -143,11 +186,18 @@ impl JImage {
             if kind >= 8 {
                 return Err(self.corrupt("bad location attribute kind"));
             }
-            let bytes = self.index.get(at + 1..at + 1 + len).ok_or_else(|| self.corrupt("location out of range"))?;
+            let bytes = self
+                .index
+                .get(at + 1..at + 1 + len)
+                .ok_or_else(|| self.corrupt("location out of range"))?;
             attrs[kind] = bytes.iter().fold(0u64, |v, &x| v << 8 | u64::from(x));
             at += 1 + len;
         }
-        let module = if attrs[1] == 0 { String::new() } else { self.string(attrs[1])?.to_string() };
+        let module = if attrs[1] == 0 {
+            String::new()
+        } else {
+            self.string(attrs[1])?.to_string()
+        };
         let mut path = String::new();
         if attrs[2] != 0 {
             path.push_str(self.string(attrs[2])?);
@@ -158,7 +208,13 @@ impl JImage {
             path.push('.');
             path.push_str(self.string(attrs[4])?);
         }
-        Ok(ImageEntry { module, path, offset: attrs[5], compressed: attrs[6], uncompressed: attrs[7] })
+        Ok(ImageEntry {
+            module,
+            path,
+            offset: attrs[5],
+            compressed: attrs[6],
+            uncompressed: attrs[7],
+        })
     }
 
     /// All resources in the image, in table order.
@@ -173,7 +229,9 @@ impl JImage {
         }
         let full = format!("/{module}/{path}");
         let h = hash(full.as_bytes(), HASH_SEED);
-        let r = self.u32_at(self.redirect_at + 4 * (h % self.table_len) as usize).ok_or_else(|| self.corrupt("redirect table"))? as i32;
+        let r = self
+            .u32_at(self.redirect_at + 4 * (h % self.table_len) as usize)
+            .ok_or_else(|| self.corrupt("redirect table"))? as i32;
         let slot = match r.cmp(&0) {
             std::cmp::Ordering::Less => (-1 - i64::from(r)) as u32,
             std::cmp::Ordering::Greater => hash(full.as_bytes(), r as u32) % self.table_len,
@@ -201,7 +259,10 @@ impl JImage {
         let mut buf = vec![0u8; len];
         self.file
             .read_exact_at(&mut buf, self.index.len() as u64 + e.offset)
-            .map_err(|source| Error::Io { path: self.path.clone(), source })?;
+            .map_err(|source| Error::Io {
+                path: self.path.clone(),
+                source,
+            })?;
         Ok(buf)
     }
 }

@@ -33,8 +33,14 @@ type Zip = ZipArchive<BufReader<File>>;
 
 enum Source {
     Dir,
-    Zip { archive: Mutex<Zip>, prefix: &'static str },
-    Image { image: JImage, packages: HashMap<String, String> },
+    Zip {
+        archive: Mutex<Zip>,
+        prefix: &'static str,
+    },
+    Image {
+        image: JImage,
+        packages: HashMap<String, String>,
+    },
 }
 
 /// One class-path entry.
@@ -45,12 +51,18 @@ pub struct ClassPathEntry {
 
 impl std::fmt::Debug for ClassPathEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClassPathEntry").field("path", &self.path).field("kind", &self.kind()).finish()
+        f.debug_struct("ClassPathEntry")
+            .field("path", &self.path)
+            .field("kind", &self.kind())
+            .finish_non_exhaustive()
     }
 }
 
 fn zip_err(path: &Path) -> impl Fn(zip::result::ZipError) -> Error + '_ {
-    move |source| Error::Zip { path: path.to_path_buf(), source }
+    move |source| Error::Zip {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn is_class_path(name: &str) -> bool {
@@ -60,14 +72,23 @@ fn is_class_path(name: &str) -> bool {
 impl ClassPathEntry {
     /// Opens a directory, `.jar`/`.zip`, `.jmod`, or JDK image (`lib/modules`) file.
     pub fn open(path: &Path) -> Result<Self> {
-        let meta = std::fs::metadata(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if meta.is_dir() {
-            return Ok(ClassPathEntry { path: path.to_path_buf(), source: Source::Dir });
+            return Ok(ClassPathEntry {
+                path: path.to_path_buf(),
+                source: Source::Dir,
+            });
         }
         let mut magic = [0u8; 4];
         File::open(path)
             .and_then(|mut f| f.read_exact(&mut magic))
-            .map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+            .map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
         match magic {
             [b'P', b'K', ..] => Self::open_zip(path, ""),
             [b'J', b'M', ..] => Self::open_zip(path, "classes/"),
@@ -80,22 +101,38 @@ impl ClassPathEntry {
     }
 
     fn open_zip(path: &Path, prefix: &'static str) -> Result<Self> {
-        let f = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let f = File::open(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let archive = ZipArchive::new(BufReader::new(f)).map_err(zip_err(path))?;
-        Ok(ClassPathEntry { path: path.to_path_buf(), source: Source::Zip { archive: Mutex::new(archive), prefix } })
+        Ok(ClassPathEntry {
+            path: path.to_path_buf(),
+            source: Source::Zip {
+                archive: Mutex::new(archive),
+                prefix,
+            },
+        })
     }
 
     fn open_image(path: &Path) -> Result<Self> {
         let image = JImage::open(path)?;
         let mut packages = HashMap::new();
         for e in image.entries()? {
-            if e.module.is_empty() || e.module == "modules" || e.module == "packages" || !is_class_path(&e.path) {
+            if e.module.is_empty()
+                || e.module == "modules"
+                || e.module == "packages"
+                || !is_class_path(&e.path)
+            {
                 continue;
             }
             let pkg = e.path.rsplit_once('/').map_or("", |(p, _)| p);
             packages.entry(pkg.to_string()).or_insert(e.module);
         }
-        Ok(ClassPathEntry { path: path.to_path_buf(), source: Source::Image { image, packages } })
+        Ok(ClassPathEntry {
+            path: path.to_path_buf(),
+            source: Source::Image { image, packages },
+        })
     }
 
     /// The JDK's modules: `lib/modules` of `java_home` (or of the JDK found through
@@ -111,7 +148,10 @@ impl ClassPathEntry {
         }
         let jmods = home.join("jmods");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&jmods)
-            .map_err(|source| Error::Io { path: jmods.clone(), source })?
+            .map_err(|source| Error::Io {
+                path: jmods.clone(),
+                source,
+            })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "jmod"))
             .collect();
@@ -122,7 +162,10 @@ impl ClassPathEntry {
                 detail: "neither lib/modules nor jmods/*.jmod found: not a JDK home".into(),
             });
         }
-        files.iter().map(|p| Self::open_zip(p, "classes/")).collect()
+        files
+            .iter()
+            .map(|p| Self::open_zip(p, "classes/"))
+            .collect()
     }
 
     /// The entry's path.
@@ -184,7 +227,11 @@ impl ClassPathEntry {
             .into_iter()
             .filter(|f| is_class_path(f) && !f.starts_with("META-INF/"))
             .map(|f| {
-                let f = if image { f.split_once('/').map_or(f.as_str(), |(_, p)| p).to_string() } else { f };
+                let f = if image {
+                    f.split_once('/').map_or(f.as_str(), |(_, p)| p).to_string()
+                } else {
+                    f
+                };
                 f.trim_end_matches(".class").to_string()
             })
             .filter(|n| !n.ends_with("module-info") && !n.ends_with("package-info"))
@@ -216,7 +263,8 @@ impl ClassPathEntry {
                     Err(zip::result::ZipError::FileNotFound) => return Ok(None),
                     Err(e) => return Err(zip_err(&self.path)(e)),
                 };
-                let mut buf = Vec::with_capacity(usize::try_from(f.size()).unwrap_or(0).min(1 << 26));
+                let mut buf =
+                    Vec::with_capacity(usize::try_from(f.size()).unwrap_or(0).min(1 << 26));
                 f.read_to_end(&mut buf).map_err(|source| Error::Io {
                     path: self.path.join(&name),
                     source,
@@ -224,7 +272,9 @@ impl ClassPathEntry {
                 Ok(Some(buf))
             }
             Source::Image { image, .. } => {
-                let Some((module, path)) = rel.split_once('/') else { return Ok(None) };
+                let Some((module, path)) = rel.split_once('/') else {
+                    return Ok(None);
+                };
                 match image.find(module, path)? {
                     Some(e) => image.read(&e).map(Some),
                     None => Ok(None),
@@ -252,23 +302,39 @@ impl ClassPathEntry {
     #[must_use]
     pub fn origin(&self, internal_name: &str) -> String {
         match &self.source {
-            Source::Dir => self.path.join(format!("{internal_name}.class")).display().to_string(),
+            Source::Dir => self
+                .path
+                .join(format!("{internal_name}.class"))
+                .display()
+                .to_string(),
             _ => format!("{}!/{internal_name}.class", self.path.display()),
         }
     }
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+    let rd = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     for e in rd {
-        let e = e.map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+        let e = e.map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let p = e.path();
-        let ft = e.file_type().map_err(|source| Error::Io { path: p.clone(), source })?;
+        let ft = e.file_type().map_err(|source| Error::Io {
+            path: p.clone(),
+            source,
+        })?;
         if ft.is_dir() {
             walk(root, &p, out)?;
         } else if ft.is_file() {
             if let Ok(rel) = p.strip_prefix(root) {
-                let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
                 out.push(parts.join("/"));
             }
         }
@@ -285,7 +351,10 @@ pub fn find_java_home() -> Result<PathBuf> {
     for dir in std::env::split_paths(&path) {
         let java = dir.join("java");
         if java.is_file() {
-            let real = std::fs::canonicalize(&java).map_err(|source| Error::Io { path: java.clone(), source })?;
+            let real = std::fs::canonicalize(&java).map_err(|source| Error::Io {
+                path: java.clone(),
+                source,
+            })?;
             if let Some(home) = real.parent().and_then(Path::parent) {
                 return Ok(home.to_path_buf());
             }
@@ -307,7 +376,9 @@ pub struct ClassPath {
 
 impl std::fmt::Debug for ClassPath {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClassPath").field("entries", &self.entries).finish_non_exhaustive()
+        f.debug_struct("ClassPath")
+            .field("entries", &self.entries)
+            .finish_non_exhaustive()
     }
 }
 
@@ -315,7 +386,10 @@ impl ClassPath {
     /// A class path over opened entries, searched in order.
     #[must_use]
     pub fn new(entries: Vec<ClassPathEntry>) -> Self {
-        ClassPath { entries, ..Self::default() }
+        ClassPath {
+            entries,
+            ..Self::default()
+        }
     }
 
     /// Parses a `:`-separated class path; `jrt` / `jrt:<java home>` adds the JDK.
@@ -331,7 +405,10 @@ impl ClassPath {
             }
             if p == "jrt" {
                 // `jrt` alone, or `jrt:<home>` (the home is the next part when it is absolute).
-                if i < parts.len() && parts[i].starts_with('/') && Path::new(parts[i]).join("lib").is_dir() {
+                if i < parts.len()
+                    && parts[i].starts_with('/')
+                    && Path::new(parts[i]).join("lib").is_dir()
+                {
                     entries.extend(ClassPathEntry::jdk(Some(Path::new(parts[i])))?);
                     i += 1;
                 } else {
@@ -342,7 +419,10 @@ impl ClassPath {
             entries.push(ClassPathEntry::open(Path::new(p))?);
         }
         if entries.is_empty() {
-            return Err(Error::BadClassPathEntry { path: PathBuf::from(spec), detail: "class path is empty".into() });
+            return Err(Error::BadClassPathEntry {
+                path: PathBuf::from(spec),
+                detail: "class path is empty".into(),
+            });
         }
         Ok(Self::new(entries))
     }
@@ -365,13 +445,21 @@ impl ClassPath {
 
     /// Loads and caches a class by internal name.
     pub fn load(&self, internal_name: &str) -> Result<Arc<ClassFile>> {
-        if let Some(c) = self.classes.lock().unwrap_or_else(PoisonError::into_inner).get(internal_name) {
+        if let Some(c) = self
+            .classes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(internal_name)
+        {
             return Ok(Arc::clone(c));
         }
         let (i, bytes) = self
             .find_bytes(internal_name)?
             .ok_or_else(|| Error::ClassNotFound(internal_name.replace('/', ".")))?;
-        let class = Arc::new(ClassFile::parse_named(&bytes, &self.entries[i].origin(internal_name))?);
+        let class = Arc::new(ClassFile::parse_named(
+            &bytes,
+            &self.entries[i].origin(internal_name),
+        )?);
         self.classes
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -381,13 +469,21 @@ impl ClassPath {
 
     /// Loads and caches only the header of a class (name, super, interfaces, flags).
     pub fn header(&self, internal_name: &str) -> Result<Arc<ClassHeader>> {
-        if let Some(h) = self.headers.lock().unwrap_or_else(PoisonError::into_inner).get(internal_name) {
+        if let Some(h) = self
+            .headers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(internal_name)
+        {
             return Ok(Arc::clone(h));
         }
         let (i, bytes) = self
             .find_bytes(internal_name)?
             .ok_or_else(|| Error::ClassNotFound(internal_name.replace('/', ".")))?;
-        let h = Arc::new(ClassHeader::parse(&bytes).map_err(|e| e.context(self.entries[i].origin(internal_name)))?);
+        let h = Arc::new(
+            ClassHeader::parse(&bytes)
+                .map_err(|e| e.context(self.entries[i].origin(internal_name)))?,
+        );
         self.headers
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -43,7 +43,11 @@ pub struct ProbeData {
 }
 
 fn bad(line: usize, detail: &str) -> Error {
-    Error::Malformed { what: "probe data", offset: line, detail: format!("line {line}: {detail}") }
+    Error::Malformed {
+        what: "probe data",
+        offset: line,
+        detail: format!("line {line}: {detail}"),
+    }
 }
 
 impl ProbeData {
@@ -59,11 +63,20 @@ impl ProbeData {
         for (i, l) in lines {
             let no = i + 1;
             let f: Vec<&str> = l.split_whitespace().collect();
-            let num = |k: usize| -> Result<u64> { f.get(k).and_then(|s| s.parse().ok()).ok_or_else(|| bad(no, "bad number")) };
-            let id = || -> Result<u32> { u32::try_from(num(1)?).map_err(|_| bad(no, "id out of range")) };
+            let num = |k: usize| -> Result<u64> {
+                f.get(k)
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| bad(no, "bad number"))
+            };
+            let id = || -> Result<u32> {
+                u32::try_from(num(1)?).map_err(|_| bad(no, "id out of range"))
+            };
             match f.first().copied() {
                 Some("branch") => {
-                    let dist: f64 = f.get(3).and_then(|s| s.parse().ok()).ok_or_else(|| bad(no, "bad distance"))?;
+                    let dist: f64 = f
+                        .get(3)
+                        .and_then(|s| s.parse().ok())
+                        .ok_or_else(|| bad(no, "bad distance"))?;
                     d.branches.insert(id()?, (num(2)?, dist));
                 }
                 Some("line") => {
@@ -85,7 +98,10 @@ impl ProbeData {
             }
         }
         if !ended {
-            return Err(bad(0, "truncated: no `end` record (did the JVM exit normally?)"));
+            return Err(bad(
+                0,
+                "truncated: no `end` record (did the JVM exit normally?)",
+            ));
         }
         Ok(d)
     }
@@ -121,7 +137,11 @@ impl Counter {
     /// Percentage covered (100 when there is nothing to cover).
     #[must_use]
     pub fn percent(&self) -> f64 {
-        if self.total == 0 { 100.0 } else { 100.0 * self.covered as f64 / self.total as f64 }
+        if self.total == 0 {
+            100.0
+        } else {
+            100.0 * self.covered as f64 / self.total as f64
+        }
     }
 }
 
@@ -144,9 +164,13 @@ pub fn coverage(map: &ProbeMap, data: &ProbeData) -> Vec<ClassCoverage> {
     map.classes
         .iter()
         .map(|c| {
-            let mut cc = ClassCoverage { class: c.name.replace('/', "."), ..ClassCoverage::default() };
+            let mut cc = ClassCoverage {
+                class: c.name.replace('/', "."),
+                ..ClassCoverage::default()
+            };
             for m in c.methods.iter().filter(|m| m.skipped.is_none()) {
-                cc.methods.add(data.methods.get(&m.id.0).is_some_and(|h| *h > 0));
+                cc.methods
+                    .add(data.methods.get(&m.id.0).is_some_and(|h| *h > 0));
                 for b in &m.branches {
                     for o in &b.outcomes {
                         cc.branches.add(data.branch_hits(o.slot.0) > 0);

@@ -37,9 +37,14 @@
 //! assert_eq!(out.max_stack, 2);
 //! ```
 
+// Layout walks several parallel per-unit arrays by index; iterators would obscure that.
+#![allow(clippy::needless_range_loop)]
+
 use std::collections::BTreeMap;
 
-use crate::attributes::{Attribute, AttributeBody, Code, ExceptionHandler, LineNumber, LocalVariable};
+use crate::attributes::{
+    Attribute, AttributeBody, Code, ExceptionHandler, LineNumber, LocalVariable,
+};
 use crate::error::{Error, Result};
 use crate::insn::{self, Insn};
 use crate::opcodes::{self as op, Format};
@@ -95,7 +100,10 @@ struct Layout {
 
 fn straight_line(code: &[Insn<usize>]) -> Result<()> {
     for i in code {
-        if !i.targets().is_empty() || op::is_unconditional(i.opcode()) || op::format(i.opcode()) == Format::Wide {
+        if !i.targets().is_empty()
+            || op::is_unconditional(i.opcode())
+            || op::format(i.opcode()) == Format::Wide
+        {
             return Err(Error::Rewrite(format!(
                 "inserted code must be straight-line, found {}",
                 op::name(i.opcode())
@@ -113,7 +121,11 @@ impl CodeEditor {
     /// Decodes a method's code for editing.
     pub fn new(code: &Code) -> Result<Self> {
         let decoded = insn::decode(&code.code)?;
-        let index: BTreeMap<u32, usize> = decoded.iter().enumerate().map(|(i, (o, _))| (*o, i)).collect();
+        let index: BTreeMap<u32, usize> = decoded
+            .iter()
+            .enumerate()
+            .map(|(i, (o, _))| (*o, i))
+            .collect();
         let mut units = Vec::with_capacity(decoded.len());
         for (offset, i) in decoded {
             let insn = i.map_targets(|t| {
@@ -122,9 +134,18 @@ impl CodeEditor {
                     detail: format!("branch target {t} is not the start of an instruction"),
                 })
             })?;
-            units.push(Unit { offset, insn, inserts: Vec::new(), replacement: None });
+            units.push(Unit {
+                offset,
+                insn,
+                inserts: Vec::new(),
+                replacement: None,
+            });
         }
-        Ok(CodeEditor { units, code_len: code.code.len() as u32, extra_stack: 0 })
+        Ok(CodeEditor {
+            units,
+            code_len: code.code.len() as u32,
+            extra_stack: 0,
+        })
     }
 
     /// Number of instructions.
@@ -154,7 +175,13 @@ impl CodeEditor {
 
     /// Inserts straight-line, stack-neutral code before instruction `index`. `extra_stack` is
     /// the most stack the code pushes above what it finds.
-    pub fn insert_before(&mut self, index: usize, code: Vec<Insn<usize>>, landing: Landing, extra_stack: u16) -> Result<()> {
+    pub fn insert_before(
+        &mut self,
+        index: usize,
+        code: Vec<Insn<usize>>,
+        landing: Landing,
+        extra_stack: u16,
+    ) -> Result<()> {
         straight_line(&code)?;
         let unit = self
             .units
@@ -166,7 +193,12 @@ impl CodeEditor {
     }
 
     /// Replaces instruction `index` by straight-line code with the same stack effect.
-    pub fn replace(&mut self, index: usize, code: Vec<Insn<usize>>, extra_stack: u16) -> Result<()> {
+    pub fn replace(
+        &mut self,
+        index: usize,
+        code: Vec<Insn<usize>>,
+        extra_stack: u16,
+    ) -> Result<()> {
         straight_line(&code)?;
         let unit = self
             .units
@@ -203,7 +235,13 @@ impl CodeEditor {
         }
         match (mode, &u.insn) {
             (Mode::Wide, Insn::Branch { op: o, .. }) => {
-                if matches!(*o, op::GOTO | op::JSR) { 5 } else if op::is_conditional(*o) { 8 } else { 5 }
+                if matches!(*o, op::GOTO | op::JSR) {
+                    5
+                } else if op::is_conditional(*o) {
+                    8
+                } else {
+                    5
+                }
             }
             _ => u.insn.size_at(at),
         }
@@ -265,12 +303,18 @@ impl CodeEditor {
         let n = self.units.len();
         let unit_at = |offset: u32, what: &str| -> Result<usize> {
             self.index_of(offset).ok_or_else(|| {
-                Error::Rewrite(format!("{what} at offset {offset} is not at an instruction boundary"))
+                Error::Rewrite(format!(
+                    "{what} at offset {offset} is not at an instruction boundary"
+                ))
             })
         };
         // Boundary index of a range end: an instruction, or n for the end of the code.
         let boundary = |offset: u32, what: &str| -> Result<usize> {
-            if offset == self.code_len { Ok(n) } else { unit_at(offset, what) }
+            if offset == self.code_len {
+                Ok(n)
+            } else {
+                unit_at(offset, what)
+            }
         };
         let frames: Vec<(usize, FrameState)> = match code.stack_map() {
             Some(f) => decode_frames(initial, f)?
@@ -311,7 +355,9 @@ impl CodeEditor {
                 if u.replacement.is_some() {
                     continue;
                 }
-                let Insn::Branch { op: o, target } = &u.insn else { continue };
+                let Insn::Branch { op: o, target } = &u.insn else {
+                    continue;
+                };
                 if op::format(*o) != Format::Branch16 {
                     continue;
                 }
@@ -342,10 +388,13 @@ impl CodeEditor {
                         u.offset
                     )));
                 }
-                let id = tramps.iter().position(|t| *t == (gap, *target)).unwrap_or_else(|| {
-                    tramps.push((gap, *target));
-                    tramps.len() - 1
-                });
+                let id = tramps
+                    .iter()
+                    .position(|t| *t == (gap, *target))
+                    .unwrap_or_else(|| {
+                        tramps.push((gap, *target));
+                        tramps.len() - 1
+                    });
                 modes[i] = Mode::Trampoline(id);
             }
             if !changed {
@@ -365,14 +414,22 @@ impl CodeEditor {
         for (id, (gap, _)) in tramps.iter().enumerate() {
             by_gap.entry(*gap).or_default().push(id);
         }
-        let no_target = |_: &usize| -> Result<i32> { Err(Error::Rewrite("unexpected branch in inserted code".into())) };
+        let no_target = |_: &usize| -> Result<i32> {
+            Err(Error::Rewrite("unexpected branch in inserted code".into()))
+        };
         for j in 0..=n {
             for &id in by_gap.get(&j).map_or(&[][..], Vec::as_slice) {
                 let at = out.len() as u32;
                 let t = layout.landing[tramps[id].1];
-                insn::encode_at(&mut out, &Insn::Branch { op: op::GOTO_W, target: t }, at, |t| {
-                    Ok((i64::from(*t) - i64::from(at)) as i32)
-                })?;
+                insn::encode_at(
+                    &mut out,
+                    &Insn::Branch {
+                        op: op::GOTO_W,
+                        target: t,
+                    },
+                    at,
+                    |t| Ok((i64::from(*t) - i64::from(at)) as i32),
+                )?;
             }
             if j == n {
                 break;
@@ -405,7 +462,15 @@ impl CodeEditor {
                         out.extend_from_slice(&(t as i32).to_be_bytes());
                     } else {
                         let w = if *o == op::JSR { op::JSR_W } else { op::GOTO_W };
-                        insn::encode_at(&mut out, &Insn::Branch { op: w, target: *target }, at, rel)?;
+                        insn::encode_at(
+                            &mut out,
+                            &Insn::Branch {
+                                op: w,
+                                target: *target,
+                            },
+                            at,
+                            rel,
+                        )?;
                     }
                 }
                 (Insn::Branch { op: o, .. }, Mode::Trampoline(id)) => {
@@ -419,7 +484,13 @@ impl CodeEditor {
         }
         debug_assert_eq!(out.len() as u32, layout.end);
 
-        let start_of = |b: usize| if b == n { layout.end } else { layout.unit_start[b] };
+        let start_of = |b: usize| {
+            if b == n {
+                layout.end
+            } else {
+                layout.unit_start[b]
+            }
+        };
         // Ranges end before the trampolines of their end gap.
         let end_of = |b: usize| layout.gap_start[b];
         let u16of = |v: u32| v as u16;
@@ -446,8 +517,16 @@ impl CodeEditor {
         };
         let remap_state = |s: &FrameState| -> Result<FrameState> {
             Ok(FrameState {
-                locals: s.locals.iter().map(|v| remap_vtype(*v)).collect::<Result<_>>()?,
-                stack: s.stack.iter().map(|v| remap_vtype(*v)).collect::<Result<_>>()?,
+                locals: s
+                    .locals
+                    .iter()
+                    .map(|v| remap_vtype(*v))
+                    .collect::<Result<_>>()?,
+                stack: s
+                    .stack
+                    .iter()
+                    .map(|v| remap_vtype(*v))
+                    .collect::<Result<_>>()?,
             })
         };
         let mut new_frames: BTreeMap<u32, FrameState> = BTreeMap::new();
@@ -473,13 +552,18 @@ impl CodeEditor {
                     t.iter()
                         .map(|l| {
                             Ok(LineNumber {
-                                start_pc: u16of(layout.unit_start[unit_at(u32::from(l.start_pc), "line number")?]),
+                                start_pc: u16of(
+                                    layout.unit_start
+                                        [unit_at(u32::from(l.start_pc), "line number")?],
+                                ),
                                 line: l.line,
                             })
                         })
                         .collect::<Result<_>>()?,
                 ),
-                AttributeBody::LocalVariableTable(t) => AttributeBody::LocalVariableTable(remap_lvt(t, &boundary, &start_of)?),
+                AttributeBody::LocalVariableTable(t) => {
+                    AttributeBody::LocalVariableTable(remap_lvt(t, &boundary, &start_of)?)
+                }
                 AttributeBody::LocalVariableTypeTable(t) => {
                     AttributeBody::LocalVariableTypeTable(remap_lvt(t, &boundary, &start_of)?)
                 }
@@ -502,7 +586,12 @@ impl CodeEditor {
 
     /// The best gap for a trampoline near `pos`: after an unconditional instruction (or at the
     /// end), outside every exception range, within reach of a 16-bit offset.
-    fn trampoline_gap(&self, l: &Layout, pos: i64, ranges: &[(usize, usize, usize, ExceptionHandler)]) -> Option<usize> {
+    fn trampoline_gap(
+        &self,
+        l: &Layout,
+        pos: i64,
+        ranges: &[(usize, usize, usize, ExceptionHandler)],
+    ) -> Option<usize> {
         let n = self.units.len();
         let margin = 4096;
         (1..=n)
@@ -525,9 +614,19 @@ fn remap_lvt(
 ) -> Result<Vec<LocalVariable>> {
     t.iter()
         .map(|v| {
-            let s = start_of(boundary(u32::from(v.start_pc), "local variable range start")?);
-            let e = start_of(boundary(u32::from(v.start_pc) + u32::from(v.length), "local variable range end")?);
-            Ok(LocalVariable { start_pc: s as u16, length: (e - s) as u16, ..*v })
+            let s = start_of(boundary(
+                u32::from(v.start_pc),
+                "local variable range start",
+            )?);
+            let e = start_of(boundary(
+                u32::from(v.start_pc) + u32::from(v.length),
+                "local variable range end",
+            )?);
+            Ok(LocalVariable {
+                start_pc: s as u16,
+                length: (e - s) as u16,
+                ..*v
+            })
         })
         .collect()
 }

@@ -177,7 +177,10 @@ impl ProbeMap {
     /// An empty map.
     #[must_use]
     pub fn new() -> Self {
-        ProbeMap { version: Self::VERSION, ..Self::default() }
+        ProbeMap {
+            version: Self::VERSION,
+            ..Self::default()
+        }
     }
 
     /// The id of a class name, assigned on first use.

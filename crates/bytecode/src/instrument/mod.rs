@@ -34,7 +34,13 @@ pub const RESET_METHOD: &str = "__ferrosuite_reset";
 /// The implicit initial stack-map frame of a method (JVMS 4.10.1.6): `this` (or
 /// `uninitializedThis` in constructors) and the parameters. Adds `Class` constants for reference
 /// parameters when the pool lacks them.
-pub fn initial_frame(cp: &mut ConstantPool, class: &str, name: &str, desc: &str, is_static: bool) -> Result<FrameState> {
+pub fn initial_frame(
+    cp: &mut ConstantPool,
+    class: &str,
+    name: &str,
+    desc: &str,
+    is_static: bool,
+) -> Result<FrameState> {
     let d = MethodDescriptor::parse(desc)?;
     let mut locals = Vec::with_capacity(d.params.len() + 1);
     if !is_static {
@@ -46,7 +52,11 @@ pub fn initial_frame(cp: &mut ConstantPool, class: &str, name: &str, desc: &str,
     }
     for p in &d.params {
         locals.push(match p {
-            FieldType::Boolean | FieldType::Byte | FieldType::Char | FieldType::Short | FieldType::Int => VType::Integer,
+            FieldType::Boolean
+            | FieldType::Byte
+            | FieldType::Char
+            | FieldType::Short
+            | FieldType::Int => VType::Integer,
             FieldType::Float => VType::Float,
             FieldType::Long => VType::Long,
             FieldType::Double => VType::Double,
@@ -54,5 +64,8 @@ pub fn initial_frame(cp: &mut ConstantPool, class: &str, name: &str, desc: &str,
             FieldType::Array(_) => VType::Object(cp.add_class(&p.to_string())?),
         });
     }
-    Ok(FrameState { locals, stack: Vec::new() })
+    Ok(FrameState {
+        locals,
+        stack: Vec::new(),
+    })
 }

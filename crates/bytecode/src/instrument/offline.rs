@@ -1,4 +1,4 @@
-//! Offline instrumentation of a whole class path into a directory, as JaCoCo's offline mode
+//! Offline instrumentation of a whole class path into a directory, as `JaCoCo`'s offline mode
 //! does: instrumented copies of the classes, the probe runtime classes, the non-class resources
 //! (minus jar signatures, which instrumented classes would break) and the probe map
 //! (`ferrosuite-probes.json`). `java -cp <out> Main` then runs the program with probes, and
@@ -79,15 +79,27 @@ fn is_signature_file(rel: &str) -> bool {
     let upper = rel.to_ascii_uppercase();
     upper.starts_with("META-INF/")
         && !upper["META-INF/".len()..].contains('/')
-        && [".SF", ".RSA", ".DSA", ".EC"].iter().any(|x| upper.ends_with(x))
+        && [".SF", ".RSA", ".DSA", ".EC"]
+            .iter()
+            .any(|x| upper.ends_with(x))
 }
 
 fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
-    let io = |source| Error::Io { path: out.to_path_buf(), source };
-    let out_abs = if out.exists() { std::fs::canonicalize(out).map_err(io)? } else { absolute(out) };
+    let io = |source| Error::Io {
+        path: out.to_path_buf(),
+        source,
+    };
+    let out_abs = if out.exists() {
+        std::fs::canonicalize(out).map_err(io)?
+    } else {
+        absolute(out)
+    };
     for e in cp.entries() {
         if let Ok(input) = std::fs::canonicalize(e.path()) {
-            if out_abs == input || out_abs.starts_with(&input) || (e.kind() == "directory" && input.starts_with(&out_abs)) {
+            if out_abs == input
+                || out_abs.starts_with(&input)
+                || (e.kind() == "directory" && input.starts_with(&out_abs))
+            {
                 return Err(Error::BadClassPathEntry {
                     path: out.to_path_buf(),
                     detail: format!("output directory overlaps the input {}", e.path().display()),
@@ -97,13 +109,17 @@ fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
     }
     if out.exists() {
         if !out.is_dir() {
-            return Err(Error::BadClassPathEntry { path: out.to_path_buf(), detail: "output exists and is not a directory".into() });
+            return Err(Error::BadClassPathEntry {
+                path: out.to_path_buf(),
+                detail: "output exists and is not a directory".into(),
+            });
         }
         let non_empty = std::fs::read_dir(out).map_err(io)?.next().is_some();
         if non_empty && !overwrite {
             return Err(Error::BadClassPathEntry {
                 path: out.to_path_buf(),
-                detail: "output directory is not empty (pass --overwrite to replace its files)".into(),
+                detail: "output directory is not empty (pass --overwrite to replace its files)"
+                    .into(),
             });
         }
     }
@@ -114,17 +130,23 @@ fn absolute(p: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
     } else {
-        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
+        std::env::current_dir().map_or_else(|_| p.to_path_buf(), |d| d.join(p))
     }
 }
 
 fn write_file(out: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     if rel.split('/').any(|c| c == ".." || c.is_empty()) {
-        return Err(Error::BadClassPathEntry { path: PathBuf::from(rel), detail: "unsafe path in archive".into() });
+        return Err(Error::BadClassPathEntry {
+            path: PathBuf::from(rel),
+            detail: "unsafe path in archive".into(),
+        });
     }
     let path = out.join(rel);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| Error::Io { path: parent.to_path_buf(), source })?;
+        std::fs::create_dir_all(parent).map_err(|source| Error::Io {
+            path: parent.to_path_buf(),
+            source,
+        })?;
     }
     std::fs::write(&path, bytes).map_err(|source| Error::Io { path, source })
 }
@@ -138,7 +160,10 @@ pub fn instrument_classpath(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(OfflineReport, ProbeMap)> {
     check_output(out, cp, cfg.overwrite)?;
-    std::fs::create_dir_all(out).map_err(|source| Error::Io { path: out.to_path_buf(), source })?;
+    std::fs::create_dir_all(out).map_err(|source| Error::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
     let mut report = OfflineReport::default();
     let mut inst = Instrumenter::new(cfg.probes.clone()).with_classpath(cp);
     // First entry wins for duplicate paths, as on a JVM class path.
@@ -158,7 +183,9 @@ pub fn instrument_classpath(
     let mut done = 0;
     for (i, rel) in &work {
         let entry = &cp.entries()[*i];
-        let Some(bytes) = entry.read_file(rel)? else { continue };
+        let Some(bytes) = entry.read_file(rel)? else {
+            continue;
+        };
         if !rel.ends_with(".class") {
             if is_signature_file(rel) {
                 continue;
@@ -177,13 +204,19 @@ pub fn instrument_classpath(
             && wanted(&dotted, cfg);
         let output = if instrumentable {
             let origin = entry.origin(internal);
-            match ClassFile::parse_named(&bytes, &origin).and_then(|c| inst.instrument(&c)).and_then(|c| c.to_bytes()) {
+            match ClassFile::parse_named(&bytes, &origin)
+                .and_then(|c| inst.instrument(&c))
+                .and_then(|c| c.to_bytes())
+            {
                 Ok(b) => {
                     report.classes_instrumented += 1;
                     b
                 }
                 Err(e) => {
-                    report.failures.push(ClassFailure { origin, error: e.to_string() });
+                    report.failures.push(ClassFailure {
+                        origin,
+                        error: e.to_string(),
+                    });
                     bytes
                 }
             }
@@ -202,17 +235,24 @@ pub fn instrument_classpath(
     for c in &map.classes {
         for m in &c.methods {
             if let Some(why) = &m.skipped {
-                report.methods_skipped.push(format!("{}.{}{}: {why}", c.name.replace('/', "."), m.name, m.descriptor));
+                report.methods_skipped.push(format!(
+                    "{}.{}{}: {why}",
+                    c.name.replace('/', "."),
+                    m.name,
+                    m.descriptor
+                ));
             } else {
                 report.methods += 1;
                 report.branch_sites += m.branches.len();
-                report.branch_outcomes += m.branches.iter().map(|b| b.outcomes.len()).sum::<usize>();
+                report.branch_outcomes +=
+                    m.branches.iter().map(|b| b.outcomes.len()).sum::<usize>();
             }
         }
         report.lines += c.lines.len();
         report.static_resets += usize::from(c.reset_method.is_some());
     }
-    let json = serde_json::to_vec(&map).map_err(|e| Error::Rewrite(format!("cannot serialise probe map: {e}")))?;
+    let json = serde_json::to_vec(&map)
+        .map_err(|e| Error::Rewrite(format!("cannot serialise probe map: {e}")))?;
     write_file(out, MAP_FILE, &json)?;
     Ok((report, map))
 }

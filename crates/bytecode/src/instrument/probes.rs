@@ -40,8 +40,8 @@ use crate::hierarchy;
 use crate::insn::Insn;
 use crate::instrument::editor::{CodeEditor, Landing};
 use crate::instrument::map::{
-    BranchKind, BranchSite, BranchSlot, ClassProbes, LineId, LineProbe, LoopId, LoopProbe, MethodId, MethodProbes,
-    Outcome, ProbeMap,
+    BranchKind, BranchSite, BranchSlot, ClassProbes, LineId, LineProbe, LoopId, LoopProbe,
+    MethodId, MethodProbes, Outcome, ProbeMap,
 };
 use crate::instrument::{RESET_METHOD, RUNTIME_PACKAGE, initial_frame};
 use crate::opcodes::{self as op};
@@ -147,11 +147,17 @@ struct Rt<'c> {
 impl Rt<'_> {
     fn call(&mut self, name: &'static str, desc: &'static str) -> Result<Insn<usize>> {
         if let Some(i) = self.refs.get(name) {
-            return Ok(Insn::Cp { op: op::INVOKESTATIC, index: *i });
+            return Ok(Insn::Cp {
+                op: op::INVOKESTATIC,
+                index: *i,
+            });
         }
         let i = self.cp.add_method_ref(&self.class, name, desc, false)?;
         self.refs.insert(name, i);
-        Ok(Insn::Cp { op: op::INVOKESTATIC, index: i })
+        Ok(Insn::Cp {
+            op: op::INVOKESTATIC,
+            index: i,
+        })
     }
 
     fn push(&mut self, v: i32) -> Result<Insn<usize>> {
@@ -167,13 +173,30 @@ pub fn push_int(cp: &mut ConstantPool, v: i32) -> Result<Insn<usize>> {
         -32768..=32767 => Insn::Sipush(v as i16),
         _ => {
             let i = cp.add_integer(v)?;
-            if i.0 <= 255 { Insn::Ldc { op: op::LDC, index: i } } else { Insn::Ldc { op: op::LDC_W, index: i } }
+            if i.0 <= 255 {
+                Insn::Ldc {
+                    op: op::LDC,
+                    index: i,
+                }
+            } else {
+                Insn::Ldc {
+                    op: op::LDC_W,
+                    index: i,
+                }
+            }
         }
     })
 }
 
 fn ldc(index: CpIndex) -> Insn<usize> {
-    if index.0 <= 255 { Insn::Ldc { op: op::LDC, index } } else { Insn::Ldc { op: op::LDC_W, index } }
+    if index.0 <= 255 {
+        Insn::Ldc { op: op::LDC, index }
+    } else {
+        Insn::Ldc {
+            op: op::LDC_W,
+            index,
+        }
+    }
 }
 
 /// Identifiers assigned while planning one method, committed only if the method succeeds.
@@ -231,20 +254,30 @@ impl<'a> Instrumenter<'a> {
     /// rewritten keep their code and are noted in the probe map.
     pub fn instrument(&mut self, input: &ClassFile) -> Result<ClassFile> {
         let name = input.name()?.into_owned();
-        self.instrument_inner(input, &name).context_with(|| name.replace('/', "."))
+        self.instrument_inner(input, &name)
+            .context_with(|| name.replace('/', "."))
     }
 
     fn instrument_inner(&mut self, input: &ClassFile, name: &str) -> Result<ClassFile> {
         if name.starts_with(RUNTIME_PACKAGE) {
-            return Err(Error::Rewrite("the probe runtime itself is not instrumented".into()));
+            return Err(Error::Rewrite(
+                "the probe runtime itself is not instrumented".into(),
+            ));
         }
         if input.is(access::MODULE) {
-            return Err(Error::Rewrite("module-info has no code to instrument".into()));
+            return Err(Error::Rewrite(
+                "module-info has no code to instrument".into(),
+            ));
         }
         if input.constant_pool.find_class(&self.runtime).is_some()
-            || input.methods.iter().any(|m| input.member_name(m).is_ok_and(|n| n == RESET_METHOD))
+            || input
+                .methods
+                .iter()
+                .any(|m| input.member_name(m).is_ok_and(|n| n == RESET_METHOD))
         {
-            return Err(Error::Rewrite("class is already instrumented by ferrosuite".into()));
+            return Err(Error::Rewrite(
+                "class is already instrumented by ferrosuite".into(),
+            ));
         }
         let mut class = input.clone();
         let class_id = self.class_id(name);
@@ -313,9 +346,12 @@ impl<'a> Instrumenter<'a> {
                 }
             }
         }
-        probes.lines = class_lines.into_iter().map(|(line, id)| LineProbe { id, line }).collect();
+        probes.lines = class_lines
+            .into_iter()
+            .map(|(line, id)| LineProbe { id, line })
+            .collect();
         if self.config.static_reset {
-            match self.add_static_reset(input, &mut class) {
+            match add_static_reset(input, &mut class) {
                 Ok(Some(definalized)) => {
                     probes.reset_method = Some(RESET_METHOD.to_string());
                     probes.definalized = definalized;
@@ -342,12 +378,20 @@ impl<'a> Instrumenter<'a> {
     ) -> Result<(Code, MethodProbes)> {
         let origin = || format!("method {name}{desc}");
         let mut ed = CodeEditor::new(code).context_with(origin)?;
-        if code.attributes.iter().any(|a| matches!(a.body, AttributeBody::Raw(_)) && cp.utf8_bytes(a.name).is_ok_and(|n| n == b"StackMapTable")) {
-            return Err(Error::Rewrite("StackMapTable could not be read".into())).context_with(origin);
+        if code.attributes.iter().any(|a| {
+            matches!(a.body, AttributeBody::Raw(_))
+                && cp.utf8_bytes(a.name).is_ok_and(|n| n == b"StackMapTable")
+        }) {
+            return Err(Error::Rewrite("StackMapTable could not be read".into()))
+                .context_with(origin);
         }
         let cfg = self.config.clone();
         let runtime = self.runtime.clone();
-        let mut rt = Rt { cp, class: runtime, refs: HashMap::new() };
+        let mut rt = Rt {
+            cp,
+            class: runtime,
+            refs: HashMap::new(),
+        };
         let method_id = MethodId(self.map.method_ids);
         self.map.method_ids += 1;
         let mut mp = MethodProbes {
@@ -363,10 +407,16 @@ impl<'a> Instrumenter<'a> {
         // Lines starting at each offset, and the line of every offset.
         let mut line_starts: BTreeMap<u32, BTreeSet<u16>> = BTreeMap::new();
         for l in code.line_numbers() {
-            line_starts.entry(u32::from(l.start_pc)).or_default().insert(l.line);
+            line_starts
+                .entry(u32::from(l.start_pc))
+                .or_default()
+                .insert(l.line);
         }
         let line_at = |offset: u32| -> Option<u16> {
-            line_starts.range(..=offset).next_back().and_then(|(_, s)| s.iter().next().copied())
+            line_starts
+                .range(..=offset)
+                .next_back()
+                .and_then(|(_, s)| s.iter().next().copied())
         };
         let n = ed.len();
         let mut jump_targets = BTreeSet::new();
@@ -383,7 +433,9 @@ impl<'a> Instrumenter<'a> {
         let offsets: Vec<u32> = (0..n).filter_map(|u| ed.insn(u).map(|(o, _)| o)).collect();
         let mut string_result = vec![false; n + 1];
         for i in 0..n {
-            let Some((offset, insn)) = ed.insn(i) else { continue };
+            let Some((offset, insn)) = ed.insn(i) else {
+                continue;
+            };
             let insn = insn.clone();
             let opcode = insn.opcode();
             if i == 0 && cfg.methods {
@@ -420,15 +472,27 @@ impl<'a> Instrumenter<'a> {
                     let m = rt.cp.member_ref(index)?;
                     let probe = if m.class == "java/lang/String" {
                         match (m.name.as_ref(), m.descriptor.as_ref()) {
-                            ("equals", "(Ljava/lang/Object;)Z") => Some(("strEquals", "(Ljava/lang/String;Ljava/lang/Object;)V", 2)),
-                            ("equalsIgnoreCase", "(Ljava/lang/String;)Z") => {
-                                Some(("strEqualsIgnoreCase", "(Ljava/lang/String;Ljava/lang/String;)V", 2))
+                            ("equals", "(Ljava/lang/Object;)Z") => {
+                                Some(("strEquals", "(Ljava/lang/String;Ljava/lang/Object;)V", 2))
                             }
-                            ("startsWith", "(Ljava/lang/String;)Z") => Some(("strStartsWith", "(Ljava/lang/String;Ljava/lang/String;)V", 2)),
-                            ("endsWith", "(Ljava/lang/String;)Z") => Some(("strEndsWith", "(Ljava/lang/String;Ljava/lang/String;)V", 2)),
-                            ("contains", "(Ljava/lang/CharSequence;)Z") => {
-                                Some(("strContains", "(Ljava/lang/String;Ljava/lang/CharSequence;)V", 2))
+                            ("equalsIgnoreCase", "(Ljava/lang/String;)Z") => Some((
+                                "strEqualsIgnoreCase",
+                                "(Ljava/lang/String;Ljava/lang/String;)V",
+                                2,
+                            )),
+                            ("startsWith", "(Ljava/lang/String;)Z") => Some((
+                                "strStartsWith",
+                                "(Ljava/lang/String;Ljava/lang/String;)V",
+                                2,
+                            )),
+                            ("endsWith", "(Ljava/lang/String;)Z") => {
+                                Some(("strEndsWith", "(Ljava/lang/String;Ljava/lang/String;)V", 2))
                             }
+                            ("contains", "(Ljava/lang/CharSequence;)Z") => Some((
+                                "strContains",
+                                "(Ljava/lang/String;Ljava/lang/CharSequence;)V",
+                                2,
+                            )),
                             ("isEmpty", "()Z") => Some(("strIsEmpty", "(Ljava/lang/String;)V", 1)),
                             _ => None,
                         }
@@ -443,8 +507,15 @@ impl<'a> Instrumenter<'a> {
                     }
                 }
             }
-            if cfg.compare && matches!(opcode, op::LCMP | op::FCMPL | op::FCMPG | op::DCMPL | op::DCMPG) {
-                let next_is_if = ed.insn(i + 1).is_some_and(|(_, n)| (op::IFEQ..=op::IFLE).contains(&n.opcode()));
+            if cfg.compare
+                && matches!(
+                    opcode,
+                    op::LCMP | op::FCMPL | op::FCMPG | op::DCMPL | op::DCMPG
+                )
+            {
+                let next_is_if = ed
+                    .insn(i + 1)
+                    .is_some_and(|(_, n)| (op::IFEQ..=op::IFLE).contains(&n.opcode()));
                 if next_is_if {
                     let (mname, mdesc) = match opcode {
                         op::LCMP => ("lcmp", "(JJ)I"),
@@ -464,54 +535,87 @@ impl<'a> Instrumenter<'a> {
                     Insn::Branch { op: o, target } if op::is_conditional(*o) => {
                         let slot = self.map.branch_slots;
                         self.map.branch_slots += 2;
-                        let (probe_op, words) = (rt.push(i32::from(*o))?, if (op::IF_ICMPEQ..=op::IF_ACMPNE).contains(o) { 2 } else { 1 });
+                        let (probe_op, words) = (
+                            rt.push(i32::from(*o))?,
+                            if (op::IF_ICMPEQ..=op::IF_ACMPNE).contains(o) {
+                                2
+                            } else {
+                                1
+                            },
+                        );
                         let (mname, mdesc) = match *o {
-                            op::IFEQ | op::IFNE if string_result[i] && !jump_targets.contains(&i) => ("branchBool", "(III)V"),
+                            op::IFEQ | op::IFNE
+                                if string_result[i] && !jump_targets.contains(&i) =>
+                            {
+                                ("branchBool", "(III)V")
+                            }
                             op::IFEQ..=op::IFLE => ("branch", "(III)V"),
                             op::IF_ICMPEQ..=op::IF_ICMPLE => ("branch2", "(IIII)V"),
-                            op::IF_ACMPEQ | op::IF_ACMPNE => ("branchRef2", "(Ljava/lang/Object;Ljava/lang/Object;II)V"),
+                            op::IF_ACMPEQ | op::IF_ACMPNE => {
+                                ("branchRef2", "(Ljava/lang/Object;Ljava/lang/Object;II)V")
+                            }
                             _ => ("branchRef", "(Ljava/lang/Object;II)V"),
                         };
                         let dup = if words == 2 { op::DUP2 } else { op::DUP };
-                        let code = vec![Insn::Simple(dup), probe_op, rt.push(slot as i32)?, rt.call(mname, mdesc)?];
+                        let code = vec![
+                            Insn::Simple(dup),
+                            probe_op,
+                            rt.push(slot as i32)?,
+                            rt.call(mname, mdesc)?,
+                        ];
                         ed.insert_before(i, code, Landing::OnInserted, words + 2)?;
                         mp.branches.push(BranchSite {
                             offset,
                             line: line_at(offset),
-                            kind: BranchKind::Jump { opcode: op::name(*o).to_string() },
+                            kind: BranchKind::Jump {
+                                opcode: op::name(*o).to_string(),
+                            },
                             outcomes: vec![
-                                Outcome { slot: BranchSlot(slot), label: "taken".into(), target: orig(*target) },
-                                Outcome { slot: BranchSlot(slot + 1), label: "not taken".into(), target: next_offset },
+                                Outcome {
+                                    slot: BranchSlot(slot),
+                                    label: "taken".into(),
+                                    target: orig(*target),
+                                },
+                                Outcome {
+                                    slot: BranchSlot(slot + 1),
+                                    label: "not taken".into(),
+                                    target: next_offset,
+                                },
                             ],
                         });
                     }
-                    Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
-                        // Keys that jump to the default target are not cases of their own (javac
-                        // fills the gaps of a tableswitch with them).
-                        let (default, pairs): (usize, Vec<(i32, usize)>) = match &insn {
-                            Insn::TableSwitch { default, low, targets, .. } => (
-                                *default,
-                                targets.iter().enumerate().map(|(k, t)| (low.wrapping_add(k as i32), *t)).collect(),
-                            ),
-                            Insn::LookupSwitch { default, pairs } => (*default, pairs.clone()),
-                            _ => unreachable!(),
-                        };
-                        let pairs: Vec<(i32, usize)> = pairs.into_iter().filter(|(_, t)| *t != default).collect();
-                        let slot = self.map.branch_slots;
-                        self.map.branch_slots += pairs.len() as u32 + 1;
-                        let units: Vec<u16> =
-                            pairs.iter().flat_map(|(k, _)| [(*k as u32 >> 16) as u16, (*k as u32 & 0xFFFF) as u16]).collect();
-                        let s = rt.cp.add_string_utf16(&units)?;
-                        let code = vec![
-                            Insn::Simple(op::DUP),
-                            ldc(s),
-                            rt.push(slot as i32)?,
-                            rt.call("lookupSwitch", "(ILjava/lang/String;I)V")?,
-                        ];
-                        ed.insert_before(i, code, Landing::OnInserted, 3)?;
-                        mp.branches.push(switch_site(offset, line_at(offset), slot, &pairs, default, &orig));
+                    _ => {
+                        if let Some((default, pairs)) = insn.switch_cases() {
+                            // Keys that jump to the default target are not cases of their own (javac
+                            // fills the gaps of a tableswitch with them).
+                            let pairs: Vec<(i32, usize)> =
+                                pairs.into_iter().filter(|(_, t)| *t != default).collect();
+                            let slot = self.map.branch_slots;
+                            self.map.branch_slots += pairs.len() as u32 + 1;
+                            let units: Vec<u16> = pairs
+                                .iter()
+                                .flat_map(|(k, _)| {
+                                    [(*k as u32 >> 16) as u16, (*k as u32 & 0xFFFF) as u16]
+                                })
+                                .collect();
+                            let s = rt.cp.add_string_utf16(&units)?;
+                            let code = vec![
+                                Insn::Simple(op::DUP),
+                                ldc(s),
+                                rt.push(slot as i32)?,
+                                rt.call("lookupSwitch", "(ILjava/lang/String;I)V")?,
+                            ];
+                            ed.insert_before(i, code, Landing::OnInserted, 3)?;
+                            mp.branches.push(switch_site(
+                                offset,
+                                line_at(offset),
+                                slot,
+                                &pairs,
+                                default,
+                                &orig,
+                            ));
+                        }
                     }
-                    _ => {}
                 }
             }
             if cfg.loops && insn.targets().iter().any(|&&t| t <= i) {
@@ -529,7 +633,9 @@ impl<'a> Instrumenter<'a> {
             FrameState::default()
         };
         let needs_frames = needs_frames_version || code.stack_map().is_some();
-        let new_code = ed.finish(code, &initial, needs_frames).context_with(origin)?;
+        let new_code = ed
+            .finish(code, &initial, needs_frames)
+            .context_with(origin)?;
         Ok((new_code, mp))
     }
 
@@ -542,95 +648,122 @@ impl<'a> Instrumenter<'a> {
             None => owner.to_string(),
         }
     }
+}
 
-    fn add_static_reset(&self, input: &ClassFile, class: &mut ClassFile) -> Result<Option<Vec<String>>> {
-        if class.is(access::INTERFACE) {
-            return Err(Error::Rewrite("interfaces cannot have non-final static fields".into()));
-        }
-        let this = input.name()?.into_owned();
-        let clinit = input
-            .methods
-            .iter()
-            .find(|m| input.member_name(m).is_ok_and(|n| n == "<clinit>"))
-            .and_then(Member::code);
-        // Static fields: which to reset, which must stay final.
-        let mut reset_fields = Vec::new();
-        let mut kept_final = BTreeSet::new();
-        let mut definalized = Vec::new();
-        for f in &mut class.fields {
-            if f.access_flags & access::STATIC == 0 {
-                continue;
-            }
-            let fname = class.constant_pool.utf8(f.name)?.into_owned();
-            let fdesc = class.constant_pool.utf8(f.descriptor)?.into_owned();
-            let constant = f.attributes.iter().any(|a| matches!(a.body, AttributeBody::ConstantValue(_)));
-            let keep = f.is(access::FINAL)
-                && (constant || fname == "serialVersionUID" || fname == "serialPersistentFields");
-            if keep {
-                kept_final.insert((fname, fdesc));
-                continue;
-            }
-            if f.is(access::FINAL) {
-                f.access_flags &= !access::FINAL;
-                definalized.push(fname.clone());
-            }
-            reset_fields.push((fname, fdesc));
-        }
-        if clinit.is_none() && reset_fields.is_empty() {
-            return Ok(None);
-        }
-        let cp = &mut class.constant_pool;
-        let mut prologue: Vec<Insn<usize>> = Vec::new();
-        for (fname, fdesc) in &reset_fields {
-            let t = FieldType::parse(fdesc)?;
-            prologue.push(Insn::Simple(match t {
-                FieldType::Long => op::LCONST_0,
-                FieldType::Float => op::FCONST_0,
-                FieldType::Double => op::DCONST_0,
-                FieldType::Object(_) | FieldType::Array(_) => op::ACONST_NULL,
-                _ => op::ICONST_0,
-            }));
-            let r = cp.add_field_ref(&this, fname, fdesc)?;
-            prologue.push(Insn::Cp { op: op::PUTSTATIC, index: r });
-        }
-        let code = match clinit {
-            Some(orig) => {
-                let mut ed = CodeEditor::new(orig)?;
-                for i in 0..ed.len() {
-                    let Some((_, Insn::Cp { op: op::PUTSTATIC, index })) = ed.insn(i) else { continue };
-                    let m = cp.member_ref(*index)?;
-                    if m.class == this && kept_final.contains(&(m.name.to_string(), m.descriptor.to_string())) {
-                        let wide = matches!(m.descriptor.as_ref(), "J" | "D");
-                        ed.replace_insn(i, Insn::Simple(if wide { op::POP2 } else { op::POP }))?;
-                    }
-                }
-                if !prologue.is_empty() {
-                    ed.insert_before(0, prologue, Landing::AfterInserted, 2)?;
-                }
-                let initial = FrameState::default();
-                ed.finish(orig, &initial, class.major_version >= 51)?
-            }
-            None => {
-                prologue.push(Insn::Simple(op::RETURN));
-                let mut bytes = Vec::new();
-                for i in &prologue {
-                    let at = bytes.len() as u32;
-                    crate::insn::encode_at(&mut bytes, i, at, |_| Ok(0))?;
-                }
-                Code { max_stack: 2, max_locals: 0, code: bytes, exception_table: Vec::new(), attributes: Vec::new() }
-            }
-        };
-        let name = cp.add_utf8(RESET_METHOD)?;
-        let descriptor = cp.add_utf8("()V")?;
-        let code_name = cp.add_utf8("Code")?;
-        class.methods.push(Member {
-            access_flags: access::PUBLIC | access::STATIC | access::SYNTHETIC,
-            name,
-            descriptor,
-            attributes: vec![Attribute { name: code_name, body: AttributeBody::Code(code) }],
-        });
-        Ok(Some(definalized))
+/// Adds the static-reset method (see the module documentation); `None` when the class has
+/// neither static fields to reset nor a `<clinit>`.
+fn add_static_reset(input: &ClassFile, class: &mut ClassFile) -> Result<Option<Vec<String>>> {
+    if class.is(access::INTERFACE) {
+        return Err(Error::Rewrite(
+            "interfaces cannot have non-final static fields".into(),
+        ));
     }
+    let this = input.name()?.into_owned();
+    let clinit = input
+        .methods
+        .iter()
+        .find(|m| input.member_name(m).is_ok_and(|n| n == "<clinit>"))
+        .and_then(Member::code);
+    // Static fields: which to reset, which must stay final.
+    let mut reset_fields = Vec::new();
+    let mut kept_final = BTreeSet::new();
+    let mut definalized = Vec::new();
+    for f in &mut class.fields {
+        if f.access_flags & access::STATIC == 0 {
+            continue;
+        }
+        let fname = class.constant_pool.utf8(f.name)?.into_owned();
+        let fdesc = class.constant_pool.utf8(f.descriptor)?.into_owned();
+        let constant = f
+            .attributes
+            .iter()
+            .any(|a| matches!(a.body, AttributeBody::ConstantValue(_)));
+        let keep = f.is(access::FINAL)
+            && (constant || fname == "serialVersionUID" || fname == "serialPersistentFields");
+        if keep {
+            kept_final.insert((fname, fdesc));
+            continue;
+        }
+        if f.is(access::FINAL) {
+            f.access_flags &= !access::FINAL;
+            definalized.push(fname.clone());
+        }
+        reset_fields.push((fname, fdesc));
+    }
+    if clinit.is_none() && reset_fields.is_empty() {
+        return Ok(None);
+    }
+    let cp = &mut class.constant_pool;
+    let mut prologue: Vec<Insn<usize>> = Vec::new();
+    for (fname, fdesc) in &reset_fields {
+        let t = FieldType::parse(fdesc)?;
+        prologue.push(Insn::Simple(match t {
+            FieldType::Long => op::LCONST_0,
+            FieldType::Float => op::FCONST_0,
+            FieldType::Double => op::DCONST_0,
+            FieldType::Object(_) | FieldType::Array(_) => op::ACONST_NULL,
+            _ => op::ICONST_0,
+        }));
+        let r = cp.add_field_ref(&this, fname, fdesc)?;
+        prologue.push(Insn::Cp {
+            op: op::PUTSTATIC,
+            index: r,
+        });
+    }
+    let code = if let Some(orig) = clinit {
+        let mut ed = CodeEditor::new(orig)?;
+        for i in 0..ed.len() {
+            let Some((
+                _,
+                Insn::Cp {
+                    op: op::PUTSTATIC,
+                    index,
+                },
+            )) = ed.insn(i)
+            else {
+                continue;
+            };
+            let m = cp.member_ref(*index)?;
+            if m.class == this
+                && kept_final.contains(&(m.name.to_string(), m.descriptor.to_string()))
+            {
+                let wide = matches!(m.descriptor.as_ref(), "J" | "D");
+                ed.replace_insn(i, Insn::Simple(if wide { op::POP2 } else { op::POP }))?;
+            }
+        }
+        if !prologue.is_empty() {
+            ed.insert_before(0, prologue, Landing::AfterInserted, 2)?;
+        }
+        let initial = FrameState::default();
+        ed.finish(orig, &initial, class.major_version >= 51)?
+    } else {
+        prologue.push(Insn::Simple(op::RETURN));
+        let mut bytes = Vec::new();
+        for i in &prologue {
+            let at = bytes.len() as u32;
+            crate::insn::encode_at(&mut bytes, i, at, |_| Ok(0))?;
+        }
+        Code {
+            max_stack: 2,
+            max_locals: 0,
+            code: bytes,
+            exception_table: Vec::new(),
+            attributes: Vec::new(),
+        }
+    };
+    let name = cp.add_utf8(RESET_METHOD)?;
+    let descriptor = cp.add_utf8("()V")?;
+    let code_name = cp.add_utf8("Code")?;
+    class.methods.push(Member {
+        access_flags: access::PUBLIC | access::STATIC | access::SYNTHETIC,
+        name,
+        descriptor,
+        attributes: vec![Attribute {
+            name: code_name,
+            body: AttributeBody::Code(code),
+        }],
+    });
+    Ok(Some(definalized))
 }
 
 fn switch_site(
@@ -644,13 +777,23 @@ fn switch_site(
     let mut outcomes: Vec<Outcome> = pairs
         .iter()
         .enumerate()
-        .map(|(k, (key, t))| Outcome { slot: BranchSlot(slot + k as u32), label: format!("case {key}"), target: orig(*t) })
+        .map(|(k, (key, t))| Outcome {
+            slot: BranchSlot(slot + k as u32),
+            label: format!("case {key}"),
+            target: orig(*t),
+        })
         .collect();
-    outcomes.push(Outcome { slot: BranchSlot(slot + pairs.len() as u32), label: "default".into(), target: orig(default) });
+    outcomes.push(Outcome {
+        slot: BranchSlot(slot + pairs.len() as u32),
+        label: "default".into(),
+        target: orig(default),
+    });
     BranchSite {
         offset,
         line,
-        kind: BranchKind::Switch { keys: pairs.iter().map(|(k, _)| *k).collect() },
+        kind: BranchKind::Switch {
+            keys: pairs.iter().map(|(k, _)| *k).collect(),
+        },
         outcomes,
     }
 }

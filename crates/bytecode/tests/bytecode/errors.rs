@@ -16,19 +16,35 @@ fn stack_bytes() -> Vec<u8> {
 #[test]
 fn truncated_class_names_class_and_offset() {
     let bytes = stack_bytes();
-    let err = ClassFile::parse_named(&bytes[..200], "examples/Stack.class").unwrap_err().to_string();
-    assert!(err.starts_with("examples/Stack.class: truncated input at byte offset "), "{err}");
-    let err = ClassFile::parse_named(b"PK\x03\x04", "x.class").unwrap_err().to_string();
-    assert_eq!(err, "x.class: not a class file: magic is 0x504B0304 at byte offset 0 (expected 0xCAFEBABE)");
+    let err = ClassFile::parse_named(&bytes[..200], "examples/Stack.class")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("examples/Stack.class: truncated input at byte offset "),
+        "{err}"
+    );
+    let err = ClassFile::parse_named(b"PK\x03\x04", "x.class")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "x.class: not a class file: magic is 0x504B0304 at byte offset 0 (expected 0xCAFEBABE)"
+    );
     let mut v = bytes.clone();
     v[6] = 0;
     v[7] = 99;
     let err = ClassFile::parse_named(&v, "A").unwrap_err().to_string();
-    assert_eq!(err, "A: unsupported class file version 99.0 (supported: 45.0 to 69.65535)");
+    assert_eq!(
+        err,
+        "A: unsupported class file version 99.0 (supported: 45.0 to 69.65535)"
+    );
     let mut v = bytes.clone();
     v[10] = 99; // first constant's tag
     let err = ClassFile::parse_named(&v, "A").unwrap_err().to_string();
-    assert_eq!(err, "A: invalid constant pool tag 99 for entry #1 at byte offset 10");
+    assert_eq!(
+        err,
+        "A: invalid constant pool tag 99 for entry #1 at byte offset 10"
+    );
     let mut v = bytes;
     v.push(0);
     let err = ClassFile::parse_named(&v, "A").unwrap_err().to_string();
@@ -39,15 +55,27 @@ fn truncated_class_names_class_and_offset() {
 fn corrupt_code_is_reported_with_method_and_offset() {
     let bytes = stack_bytes();
     let mut c = ClassFile::parse(&bytes).unwrap();
-    let m = c.methods.iter_mut().find(|m| m.code().is_some_and(|c| c.code.len() > 4)).unwrap();
+    let m = c
+        .methods
+        .iter_mut()
+        .find(|m| m.code().is_some_and(|c| c.code.len() > 4))
+        .unwrap();
     m.code_mut().unwrap().code[1] = 0xcb; // an undefined opcode
     // The class is instrumented; the broken method is left alone with its reason.
     let mut inst = Instrumenter::new(ProbeConfig::default());
     inst.instrument(&c).unwrap();
     let map = inst.into_map();
-    let skipped: Vec<&String> = map.classes[0].methods.iter().filter_map(|m| m.skipped.as_ref()).collect();
+    let skipped: Vec<&String> = map.classes[0]
+        .methods
+        .iter()
+        .filter_map(|m| m.skipped.as_ref())
+        .collect();
     assert_eq!(skipped.len(), 1);
-    assert!(skipped[0].contains("invalid bytecode at code offset 1: invalid opcode 0xcb"), "{}", skipped[0]);
+    assert!(
+        skipped[0].contains("invalid bytecode at code offset 1: invalid opcode 0xcb"),
+        "{}",
+        skipped[0]
+    );
 }
 
 #[test]
@@ -55,29 +83,48 @@ fn bad_class_path_entries_are_named() {
     let dir = java::tmp("badcp");
     let f = dir.join("notes.txt");
     std::fs::write(&f, "hello").unwrap();
-    let err = ClassPath::parse(&f.display().to_string()).unwrap_err().to_string();
-    assert!(err.ends_with("notes.txt: not a directory, jar/zip, jmod or JDK image"), "{err}");
-    let err = ClassPath::parse("/nonexistent/x.jar").unwrap_err().to_string();
+    let err = ClassPath::parse(&f.display().to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with("notes.txt: not a directory, jar/zip, jmod or JDK image"),
+        "{err}"
+    );
+    let err = ClassPath::parse("/nonexistent/x.jar")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("/nonexistent/x.jar: "), "{err}");
     let jar = dir.join("broken.jar");
     std::fs::write(&jar, b"PK\x03\x04garbage").unwrap();
-    let err = ClassPath::parse(&jar.display().to_string()).unwrap_err().to_string();
+    let err = ClassPath::parse(&jar.display().to_string())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("broken.jar"), "{err}");
     // A corrupt class inside a directory entry: the error names the file.
     std::fs::create_dir_all(dir.join("p")).unwrap();
     std::fs::write(dir.join("p/Bad.class"), [0xCA, 0xFE, 0xBA, 0xBE, 0, 0]).unwrap();
     let cp = ClassPath::parse(&dir.display().to_string()).unwrap();
     let err = cp.load("p/Bad").unwrap_err().to_string();
-    assert!(err.contains("p/Bad.class: truncated input at byte offset 6 while reading major_version"), "{err}");
+    assert!(
+        err.contains("p/Bad.class: truncated input at byte offset 6 while reading major_version"),
+        "{err}"
+    );
 }
 
 /// Mutated and truncated class files never make the reader, writer or instrumenter panic.
 #[test]
 fn mutated_class_files_never_panic() {
     let (j8, j17) = java::fixtures();
-    let seeds: Vec<Vec<u8>> =
-        java::class_files(j8).into_iter().chain(java::class_files(j17)).map(|(_, b)| b).collect();
-    let mut runner = TestRunner::new(Config { cases: 3000, rng_seed: RngSeed::Fixed(0xF3_22_0B), ..Config::default() });
+    let seeds: Vec<Vec<u8>> = java::class_files(j8)
+        .into_iter()
+        .chain(java::class_files(j17))
+        .map(|(_, b)| b)
+        .collect();
+    let mut runner = TestRunner::new(Config {
+        cases: 3000,
+        rng_seed: RngSeed::Fixed(0xF3_22_0B),
+        ..Config::default()
+    });
     let strategy = (
         0..seeds.len(),
         proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..8),
@@ -96,7 +143,9 @@ fn mutated_class_files_never_panic() {
             }
             if let Ok(c) = ClassFile::parse(&b) {
                 let _ = c.to_bytes();
-                let _ = Instrumenter::new(ProbeConfig::default()).instrument(&c).and_then(|i| i.to_bytes());
+                let _ = Instrumenter::new(ProbeConfig::default())
+                    .instrument(&c)
+                    .and_then(|i| i.to_bytes());
             }
             let _ = ferrosuite_bytecode::ClassHeader::parse(&b);
             Ok(())

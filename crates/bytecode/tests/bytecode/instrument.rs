@@ -14,9 +14,14 @@ use crate::java;
 fn instrument_dir(input: &Path, name: &str) -> (std::path::PathBuf, ProbeMap) {
     let out = java::tmp(name).join("out");
     let cp = ClassPath::parse(&input.display().to_string()).unwrap();
-    let (report, map) = offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
+    let (report, map) =
+        offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    assert!(report.methods_skipped.is_empty(), "{:?}", report.methods_skipped);
+    assert!(
+        report.methods_skipped.is_empty(),
+        "{:?}",
+        report.methods_skipped
+    );
     (out, map)
 }
 
@@ -29,7 +34,12 @@ fn run_both(orig: &Path, inst: &Path, main: &str, data: &Path) -> String {
 }
 
 fn method<'a>(map: &'a ProbeMap, class: &str, name: &str) -> &'a MethodProbes {
-    map.class(class).unwrap().methods.iter().find(|m| m.name == name).unwrap()
+    map.class(class)
+        .unwrap()
+        .methods
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap()
 }
 
 fn site(m: &MethodProbes, k: usize) -> &BranchSite {
@@ -49,23 +59,49 @@ fn fixtures_behave_identically_and_stack_has_one_infeasible_outcome() {
     let push = method(&map8, "examples/Stack", "push");
     assert_eq!(push.branches.len(), 2);
     let second = site(push, 1);
-    assert_eq!(d.branch_hits(second.outcomes[0].slot.0), 0, "infeasible else taken?");
-    assert_eq!(d.branch_hits(second.outcomes[1].slot.0), 5, "Main pushes five values");
+    assert_eq!(
+        d.branch_hits(second.outcomes[0].slot.0),
+        0,
+        "infeasible else taken?"
+    );
+    assert_eq!(
+        d.branch_hits(second.outcomes[1].slot.0),
+        5,
+        "Main pushes five values"
+    );
     let first = site(push, 0);
-    assert_eq!(d.branch_hits(first.outcomes[0].slot.0) + d.branch_hits(first.outcomes[1].slot.0), 5);
-    assert!(d.branch_hits(first.outcomes[0].slot.0) > 0 && d.branch_hits(first.outcomes[1].slot.0) > 0);
+    assert_eq!(
+        d.branch_hits(first.outcomes[0].slot.0) + d.branch_hits(first.outcomes[1].slot.0),
+        5
+    );
+    assert!(
+        d.branch_hits(first.outcomes[0].slot.0) > 0 && d.branch_hits(first.outcomes[1].slot.0) > 0
+    );
     // Every case of Branches.table and of the string switch was reached.
     for name in ["table", "lookup", "colors"] {
         let m = method(&map8, "examples/Branches", name);
         for s in &m.branches {
             for o in &s.outcomes {
-                assert!(d.branch_hits(o.slot.0) > 0, "Branches.{name} {} {}", s.offset, o.label);
+                assert!(
+                    d.branch_hits(o.slot.0) > 0,
+                    "Branches.{name} {} {}",
+                    s.offset,
+                    o.label
+                );
             }
         }
     }
     let table = method(&map8, "examples/Branches", "table");
-    let labels: Vec<&str> = table.branches[0].outcomes.iter().map(|o| o.label.as_str()).collect();
-    assert_eq!(labels, ["case 1", "case 2", "case 4", "case 5", "default"], "gap keys fold into default");
+    let labels: Vec<&str> = table.branches[0]
+        .outcomes
+        .iter()
+        .map(|o| o.label.as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        ["case 1", "case 2", "case 4", "case 5", "default"],
+        "gap keys fold into default"
+    );
 
     let (inst17, _) = instrument_dir(j17, "inst17");
     let data17 = java::tmp("inst17-data").join("shapes.probes");
@@ -83,7 +119,9 @@ fn distances_are_graded() {
     let d = ProbeData::parse(&std::fs::read_to_string(&data).unwrap()).unwrap();
     let dist = |name: &str, k: usize, outcome: usize| {
         let m = method(&map, "examples/Distances", name);
-        d.branches.get(&m.branches[k].outcomes[outcome].slot.0).map_or(f64::INFINITY, |b| b.1)
+        d.branches
+            .get(&m.branches[k].outcomes[outcome].slot.0)
+            .map_or(f64::INFINITY, |b| b.1)
     };
     // `if (s.equals("gamma"))` compiles to `ifeq` (jump when false): "gamm" takes the jump, and
     // the distance to falling through (equals true) is the edit distance 1.
@@ -101,7 +139,11 @@ fn distances_are_graded() {
     assert_eq!(dist("equalInt", 0, 1), 7.0);
     // switch on 13 with keys 10, 20: distances 3 and 7, default taken.
     let pick = method(&map, "examples/Distances", "pick");
-    let slots: Vec<f64> = pick.branches[0].outcomes.iter().map(|o| d.branches[&o.slot.0].1).collect();
+    let slots: Vec<f64> = pick.branches[0]
+        .outcomes
+        .iter()
+        .map(|o| d.branches[&o.slot.0].1)
+        .collect();
     assert_eq!(slots, [3.0, 7.0, 0.0]);
     // countDown(5): the loop head is offset 0, so the back edge jumps to 0: the entry probe
     // counts 1; the loop probe counts the 5 executions of the backward `ifgt` (4 taken).
@@ -135,7 +177,12 @@ fn instrumentation_is_deterministic_and_refuses_to_run_twice() {
         let mut inst = Instrumenter::new(ProbeConfig::default());
         let bytes: Vec<Vec<u8>> = files
             .iter()
-            .map(|(_, b)| inst.instrument(&ClassFile::parse(b).unwrap()).unwrap().to_bytes().unwrap())
+            .map(|(_, b)| {
+                inst.instrument(&ClassFile::parse(b).unwrap())
+                    .unwrap()
+                    .to_bytes()
+                    .unwrap()
+            })
             .collect();
         (bytes, serde_json::to_string(&inst.into_map()).unwrap())
     };
@@ -143,20 +190,41 @@ fn instrumentation_is_deterministic_and_refuses_to_run_twice() {
     let (b, mb) = run();
     assert_eq!(a, b);
     assert_eq!(ma, mb);
-    let twice = Instrumenter::new(ProbeConfig::default()).instrument(&ClassFile::parse(&a[0]).unwrap());
+    let twice =
+        Instrumenter::new(ProbeConfig::default()).instrument(&ClassFile::parse(&a[0]).unwrap());
     let msg = twice.unwrap_err().to_string();
-    assert!(msg.ends_with("cannot rewrite code: class is already instrumented by ferrosuite"), "{msg}");
+    assert!(
+        msg.ends_with("cannot rewrite code: class is already instrumented by ferrosuite"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn each_probe_kind_alone_keeps_classes_valid() {
     let (j8, _) = java::fixtures();
-    for kind in ["branch", "line", "method", "loop", "compare", "string", "static-write", "static-reset"] {
+    for kind in [
+        "branch",
+        "line",
+        "method",
+        "loop",
+        "compare",
+        "string",
+        "static-write",
+        "static-reset",
+    ] {
         let out = java::tmp(&format!("kind-{kind}")).join("out");
         let cp = ClassPath::parse(&j8.display().to_string()).unwrap();
-        let cfg = OfflineConfig { probes: ProbeConfig::parse_list(kind).unwrap(), ..OfflineConfig::default() };
+        let cfg = OfflineConfig {
+            probes: ProbeConfig::parse_list(kind).unwrap(),
+            ..OfflineConfig::default()
+        };
         offline::instrument_classpath(&cp, &out, &cfg, |_, _| {}).unwrap();
-        let o = java::java(&["-Xverify:all", "-cp", &out.display().to_string(), "examples.Main"]);
+        let o = java::java(&[
+            "-Xverify:all",
+            "-cp",
+            &out.display().to_string(),
+            "examples.Main",
+        ]);
         assert!(o.contains("2/103/2/init;"), "{kind}: {o}");
     }
 }
@@ -165,14 +233,24 @@ fn each_probe_kind_alone_keeps_classes_valid() {
 fn offline_output_never_overwrites_inputs() {
     let (j8, _) = java::fixtures();
     let cp = ClassPath::parse(&j8.display().to_string()).unwrap();
-    let err = offline::instrument_classpath(&cp, j8, &OfflineConfig::default(), |_, _| {}).unwrap_err();
-    assert!(err.to_string().contains("output directory overlaps the input"), "{err}");
+    let err =
+        offline::instrument_classpath(&cp, j8, &OfflineConfig::default(), |_, _| {}).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("output directory overlaps the input"),
+        "{err}"
+    );
     let inside = j8.join("sub");
-    let err = offline::instrument_classpath(&cp, &inside, &OfflineConfig::default(), |_, _| {}).unwrap_err();
+    let err = offline::instrument_classpath(&cp, &inside, &OfflineConfig::default(), |_, _| {})
+        .unwrap_err();
     assert!(err.to_string().contains("overlaps"), "{err}");
     let nonempty = java::tmp("nonempty");
     std::fs::write(nonempty.join("keep.txt"), "mine").unwrap();
-    let err = offline::instrument_classpath(&cp, &nonempty, &OfflineConfig::default(), |_, _| {}).unwrap_err();
+    let err = offline::instrument_classpath(&cp, &nonempty, &OfflineConfig::default(), |_, _| {})
+        .unwrap_err();
     assert!(err.to_string().contains("not empty"), "{err}");
-    assert_eq!(std::fs::read_to_string(nonempty.join("keep.txt")).unwrap(), "mine");
+    assert_eq!(
+        std::fs::read_to_string(nonempty.join("keep.txt")).unwrap(),
+        "mine"
+    );
 }

@@ -18,12 +18,18 @@ pub fn tmp(name: &str) -> PathBuf {
 }
 
 fn bin(tool: &str) -> PathBuf {
-    find_java_home().expect("a JDK is required (JAVA_HOME or java on PATH)").join("bin").join(tool)
+    find_java_home()
+        .expect("a JDK is required (JAVA_HOME or java on PATH)")
+        .join("bin")
+        .join(tool)
 }
 
 /// Runs `java` with the arguments; returns stdout, panicking with stderr on failure.
 pub fn java(args: &[&str]) -> String {
-    let out = Command::new(bin("java")).args(args).output().expect("cannot run java");
+    let out = Command::new(bin("java"))
+        .args(args)
+        .output()
+        .expect("cannot run java");
     assert!(
         out.status.success(),
         "java {args:?} failed ({}):\n{}\n{}",
@@ -35,8 +41,15 @@ pub fn java(args: &[&str]) -> String {
 }
 
 pub fn javac(args: &[&str]) {
-    let out = Command::new(bin("javac")).args(args).output().expect("cannot run javac");
-    assert!(out.status.success(), "javac {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(bin("javac"))
+        .args(args)
+        .output()
+        .expect("cannot run javac");
+    assert!(
+        out.status.success(),
+        "javac {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn sources(dir: &Path) -> Vec<String> {
@@ -93,7 +106,10 @@ pub fn tools() -> &'static PathBuf {
 pub fn class_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -120,7 +136,10 @@ pub fn verify_all(dir: &Path, libs: &[&Path]) -> (usize, usize, String) {
     }
     let out = Command::new(bin("java")).args(&args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let summary = text.lines().find(|l| l.starts_with("verified ")).unwrap_or_else(|| panic!("no summary:\n{text}"));
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("verified "))
+        .unwrap_or_else(|| panic!("no summary:\n{text}"));
     let frac = summary.split_whitespace().nth(1).unwrap();
     let (a, b) = frac.split_once('/').unwrap();
     (a.parse().unwrap(), b.parse().unwrap(), text)

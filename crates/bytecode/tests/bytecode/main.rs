@@ -3,7 +3,16 @@
 //! Debian subject jars (set `FERROSUITE_REQUIRE_SUBJECTS=1` to fail instead of skipping when they
 //! are missing, as CI does).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::float_cmp,
+    clippy::naive_bytecount,
+    clippy::items_after_statements,
+    clippy::doc_markdown,
+    missing_docs
+)]
 
 mod errors;
 mod hierarchy;

@@ -10,9 +10,15 @@ use crate::java;
 
 /// Compares our model with classfile-parser's where it can read the class.
 fn differential(name: &str, bytes: &[u8]) -> bool {
-    let Ok((_, theirs)) = classfile_parser::class_parser(bytes) else { return false };
+    let Ok((_, theirs)) = classfile_parser::class_parser(bytes) else {
+        return false;
+    };
     let ours = ClassFile::parse_named(bytes, name).unwrap();
-    assert_eq!(ours.constant_pool.count(), theirs.const_pool_size as usize, "{name}: pool size");
+    assert_eq!(
+        ours.constant_pool.count(),
+        theirs.const_pool_size as usize,
+        "{name}: pool size"
+    );
     // classfile-parser stores entries from index 1, with an Unusable after 8-byte entries.
     for (i, t) in theirs.const_pool.iter().enumerate() {
         let o = &ours.constant_pool.entries()[i + 1];
@@ -24,9 +30,13 @@ fn differential(name: &str, bytes: &[u8]) -> bool {
             (Constant::Double(a), ConstantInfo::Double(b)) => *a == b.value.to_bits(),
             (Constant::Class(a), ConstantInfo::Class(b)) => a.0 == b.name_index,
             (Constant::String(a), ConstantInfo::String(b)) => a.0 == b.string_index,
-            (Constant::Methodref { class, name_and_type }, ConstantInfo::MethodRef(b)) => {
-                class.0 == b.class_index && name_and_type.0 == b.name_and_type_index
-            }
+            (
+                Constant::Methodref {
+                    class,
+                    name_and_type,
+                },
+                ConstantInfo::MethodRef(b),
+            ) => class.0 == b.class_index && name_and_type.0 == b.name_and_type_index,
             (Constant::NameAndType { name, descriptor }, ConstantInfo::NameAndType(b)) => {
                 name.0 == b.name_index && descriptor.0 == b.descriptor_index
             }
@@ -46,14 +56,26 @@ fn differential(name: &str, bytes: &[u8]) -> bool {
         let tcode = tm
             .attributes
             .iter()
-            .find_map(|a| classfile_parser::attribute_info::code_attribute_parser(&a.info).ok().map(|(_, c)| c))
+            .find_map(|a| {
+                classfile_parser::attribute_info::code_attribute_parser(&a.info)
+                    .ok()
+                    .map(|(_, c)| c)
+            })
             .expect("classfile-parser sees the Code attribute");
         assert_eq!(code.code, tcode.code, "{name}: code bytes");
         assert_eq!(code.max_stack, tcode.max_stack, "{name}");
-        assert_eq!(code.exception_table.len(), tcode.exception_table.len(), "{name}");
+        assert_eq!(
+            code.exception_table.len(),
+            tcode.exception_table.len(),
+            "{name}"
+        );
         if let Ok((_, their_insns)) = classfile_parser::code_attribute::code_parser(&tcode.code) {
             let our_insns = insn::decode(&code.code).unwrap();
-            assert_eq!(our_insns.len(), their_insns.len(), "{name}: instruction count");
+            assert_eq!(
+                our_insns.len(),
+                their_insns.len(),
+                "{name}: instruction count"
+            );
             for ((o, _), (t, _)) in our_insns.iter().zip(&their_insns) {
                 assert_eq!(*o as usize, *t, "{name}: instruction offsets");
             }
@@ -74,7 +96,10 @@ fn fixtures_round_trip_and_agree_with_classfile_parser() {
                 insn::encode_all(&insn::decode(&code.code).unwrap()).unwrap() == code.code
             });
             assert!(insns_ok, "{name}: instruction round trip");
-            assert!(differential(&name, &bytes), "classfile-parser cannot read {name}");
+            assert!(
+                differential(&name, &bytes),
+                "classfile-parser cannot read {name}"
+            );
             n += 1;
         }
     }
@@ -90,7 +115,8 @@ fn java_base_round_trips() {
     let mut differential_checked = 0;
     for e in &entries {
         for f in e.files().unwrap() {
-            let in_base = f.starts_with("java.base/") || (e.kind() == "jmod" && e.path().ends_with("java.base.jmod"));
+            let in_base = f.starts_with("java.base/")
+                || (e.kind() == "jmod" && e.path().ends_with("java.base.jmod"));
             if !f.ends_with(".class") || !in_base {
                 continue;
             }
@@ -104,7 +130,10 @@ fn java_base_round_trips() {
         }
     }
     assert!(read > 5000, "only {read} java.base classes");
-    assert!(differential_checked > 500, "classfile-parser read only {differential_checked} sampled classes");
+    assert!(
+        differential_checked > 500,
+        "classfile-parser read only {differential_checked} sampled classes"
+    );
 }
 
 #[test]
@@ -114,8 +143,16 @@ fn classpath_loads_lazily_and_caches() {
     let a = cp.load("examples/Stack").unwrap();
     let b = cp.load("examples/Stack").unwrap();
     assert!(std::sync::Arc::ptr_eq(&a, &b));
-    assert_eq!(cp.load("java/lang/String").unwrap().name().unwrap(), "java/lang/String");
+    assert_eq!(
+        cp.load("java/lang/String").unwrap().name().unwrap(),
+        "java/lang/String"
+    );
     let err = cp.load("examples/Nope").unwrap_err().to_string();
     assert_eq!(err, "class examples.Nope not found on the class path");
-    assert!(cp.class_names().unwrap().iter().any(|n| n == "java/util/ArrayList"));
+    assert!(
+        cp.class_names()
+            .unwrap()
+            .iter()
+            .any(|n| n == "java/util/ArrayList")
+    );
 }

@@ -8,7 +8,13 @@ use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 
 use crate::java;
 
-pub const SUBJECTS: [&str; 5] = ["commons-lang3", "guava", "joda-time", "commons-math3", "commons-collections4"];
+pub const SUBJECTS: [&str; 5] = [
+    "commons-lang3",
+    "guava",
+    "joda-time",
+    "commons-math3",
+    "commons-collections4",
+];
 
 #[test]
 fn subject_jars_instrumented_pass_verify_all() {
@@ -16,13 +22,18 @@ fn subject_jars_instrumented_pass_verify_all() {
     for name in SUBJECTS {
         let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
         if !jar.exists() {
-            assert!(!required, "{} is required (apt-get install the Debian package)", jar.display());
+            assert!(
+                !required,
+                "{} is required (apt-get install the Debian package)",
+                jar.display()
+            );
             eprintln!("skipping {name}: {} not installed", jar.display());
             continue;
         }
         let out = java::tmp(&format!("subject-{name}")).join("out");
         let cp = ClassPath::parse(&jar.display().to_string()).unwrap();
-        let (report, _) = offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
+        let (report, _) =
+            offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
         assert!(report.failures.is_empty(), "{name}: {:?}", report.failures);
         let (ok, total, text) = java::verify_all(&out, &[]);
         assert_eq!(ok, total, "{name}: {text}");
