@@ -185,7 +185,29 @@ pub struct MemberRef<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct ConstantPool {
     entries: Vec<Constant>,
-    lookup: Option<HashMap<Constant, u16>>,
+    /// Hash of a constant → index of its first occurrence, built on the first `add`. Keys are
+    /// hashes (not copies of the constants) so that building it allocates little; a different
+    /// constant with the same hash is found by a scan.
+    lookup: Option<HashMap<u64, u16>>,
+}
+
+fn hash_constant(c: &Constant) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // FNV-1a: short keys, no need for DoS resistance.
+    struct Fnv(u64);
+    impl Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    c.hash(&mut h);
+    h.finish()
 }
 
 impl PartialEq for ConstantPool {
@@ -478,13 +500,19 @@ impl ConstantPool {
             let mut m = HashMap::with_capacity(entries.len());
             for (i, e) in entries.iter().enumerate() {
                 if !matches!(e, Constant::Unusable) {
-                    m.entry(e.clone()).or_insert(i as u16);
+                    m.entry(hash_constant(e)).or_insert(i as u16);
                 }
             }
             m
         });
-        if let Some(&i) = lookup.get(&c) {
-            return Ok(CpIndex(i));
+        let h = hash_constant(&c);
+        if let Some(&i) = lookup.get(&h) {
+            if entries[i as usize] == c {
+                return Ok(CpIndex(i));
+            }
+            if let Some(j) = entries.iter().position(|e| *e == c) {
+                return Ok(CpIndex(j as u16));
+            }
         }
         let slots = if c.is_wide() { 2 } else { 1 };
         let index = self.entries.len();
@@ -493,13 +521,30 @@ impl ConstantPool {
                 "constant pool is full (65535 entries)".into(),
             ));
         }
-        lookup.insert(c.clone(), index as u16);
+        lookup.entry(h).or_insert(index as u16);
         let wide = c.is_wide();
         self.entries.push(c);
         if wide {
             self.entries.push(Constant::Unusable);
         }
         Ok(CpIndex(index as u16))
+    }
+
+    /// Removes every entry at index `count` and above (undoes additions made after
+    /// [`ConstantPool::count`] returned `count`).
+    pub fn truncate(&mut self, count: usize) {
+        if count >= self.entries.len() || count == 0 {
+            return;
+        }
+        let removed = self.entries.split_off(count);
+        if let Some(lookup) = &mut self.lookup {
+            for (k, c) in removed.iter().enumerate() {
+                let h = hash_constant(c);
+                if lookup.get(&h) == Some(&((count + k) as u16)) {
+                    lookup.remove(&h);
+                }
+            }
+        }
     }
 
     /// Adds (or finds) a `Utf8` entry.
@@ -625,6 +670,19 @@ mod tests {
         let mut r = ByteReader::new(&out, 0);
         let back = ConstantPool::parse(&mut r).ok();
         assert_eq!(back.as_ref(), Some(&cp));
+    }
+
+    #[test]
+    fn truncate_undoes_additions() {
+        let mut cp = ConstantPool::new();
+        let a = cp.add_utf8("keep").unwrap_or_default();
+        let n = cp.count();
+        let b = cp.add_utf8("drop").unwrap_or_default();
+        assert_eq!(b.0, 2);
+        cp.truncate(n);
+        assert_eq!(cp.count(), 2);
+        assert_eq!(cp.add_utf8("keep").unwrap_or_default(), a);
+        assert_eq!(cp.add_utf8("drop").unwrap_or_default().0, 2);
     }
 
     #[test]

@@ -205,7 +205,7 @@ pub fn instrument_classpath(
         let output = if instrumentable {
             let origin = entry.origin(internal);
             match ClassFile::parse_named(&bytes, &origin)
-                .and_then(|c| inst.instrument(&c))
+                .and_then(|c| inst.instrument_owned(c))
                 .and_then(|c| c.to_bytes())
             {
                 Ok(b) => {

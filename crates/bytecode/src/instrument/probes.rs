@@ -140,8 +140,8 @@ pub struct Instrumenter<'a> {
 /// Runtime method references, added to a class's constant pool on first use.
 struct Rt<'c> {
     cp: &'c mut ConstantPool,
-    class: String,
-    refs: HashMap<&'static str, CpIndex>,
+    class: &'c str,
+    refs: &'c mut HashMap<&'static str, CpIndex>,
 }
 
 impl Rt<'_> {
@@ -152,7 +152,7 @@ impl Rt<'_> {
                 index: *i,
             });
         }
-        let i = self.cp.add_method_ref(&self.class, name, desc, false)?;
+        let i = self.cp.add_method_ref(self.class, name, desc, false)?;
         self.refs.insert(name, i);
         Ok(Insn::Cp {
             op: op::INVOKESTATIC,
@@ -253,12 +253,18 @@ impl<'a> Instrumenter<'a> {
     /// Instruments one class, returning the rewritten class file. Methods that cannot be
     /// rewritten keep their code and are noted in the probe map.
     pub fn instrument(&mut self, input: &ClassFile) -> Result<ClassFile> {
-        let name = input.name()?.into_owned();
-        self.instrument_inner(input, &name)
+        self.instrument_owned(input.clone())
+    }
+
+    /// Like [`Instrumenter::instrument`], taking the class by value (no copy).
+    pub fn instrument_owned(&mut self, class: ClassFile) -> Result<ClassFile> {
+        let name = class.name()?.into_owned();
+        self.instrument_inner(class, &name)
             .context_with(|| name.replace('/', "."))
     }
 
-    fn instrument_inner(&mut self, input: &ClassFile, name: &str) -> Result<ClassFile> {
+    fn instrument_inner(&mut self, mut class: ClassFile, name: &str) -> Result<ClassFile> {
+        let input = &class;
         if name.starts_with(RUNTIME_PACKAGE) {
             return Err(Error::Rewrite(
                 "the probe runtime itself is not instrumented".into(),
@@ -279,12 +285,19 @@ impl<'a> Instrumenter<'a> {
                 "class is already instrumented by ferrosuite".into(),
             ));
         }
-        let mut class = input.clone();
+        // The static reset copies the original `<clinit>`, before probes go into it.
+        let original_clinit = input
+            .methods
+            .iter()
+            .find(|m| input.member_name(m).is_ok_and(|n| n == "<clinit>"))
+            .and_then(Member::code)
+            .cloned();
+        let source_file = input.source_file().map(std::borrow::Cow::into_owned);
         let class_id = self.class_id(name);
         let mut probes = ClassProbes {
             id: crate::instrument::map::ClassId(class_id),
             name: name.to_string(),
-            source_file: input.source_file().map(std::borrow::Cow::into_owned),
+            source_file,
             methods: Vec::new(),
             lines: Vec::new(),
             reset_method: None,
@@ -293,13 +306,18 @@ impl<'a> Instrumenter<'a> {
         };
         let mut class_lines: BTreeMap<u16, LineId> = BTreeMap::new();
         let needs_frames_version = class.major_version >= 51;
-        for mi in 0..class.methods.len() {
-            let m = &class.methods[mi];
+        let mut refs: HashMap<&'static str, CpIndex> = HashMap::new();
+        let runtime = self.runtime.clone();
+        let ClassFile {
+            constant_pool: cp,
+            methods,
+            ..
+        } = &mut class;
+        for m in methods.iter_mut() {
             let Some(code) = m.code() else { continue };
-            let mname = class.member_name(m)?.into_owned();
-            let mdesc = class.member_descriptor(m)?.into_owned();
+            let mname = cp.utf8(m.name)?.into_owned();
+            let mdesc = cp.utf8(m.descriptor)?.into_owned();
             let maccess = m.access_flags;
-            let code = code.clone();
             let saved = Counters {
                 slots: self.map.branch_slots,
                 lines: self.map.line_ids,
@@ -307,20 +325,24 @@ impl<'a> Instrumenter<'a> {
                 loops: self.map.loop_ids,
                 class_lines: class_lines.clone(),
             };
-            let cp_before = class.constant_pool.clone();
+            let cp_before = cp.count();
             let result = self.instrument_method(
-                &mut class.constant_pool,
+                &mut Rt {
+                    cp,
+                    class: &runtime,
+                    refs: &mut refs,
+                },
                 name,
                 &mname,
                 &mdesc,
                 maccess,
-                &code,
+                code,
                 needs_frames_version,
                 &mut class_lines,
             );
             match result {
                 Ok((new_code, mp)) => {
-                    if let Some(c) = class.methods[mi].code_mut() {
+                    if let Some(c) = m.code_mut() {
                         *c = new_code;
                     }
                     probes.methods.push(mp);
@@ -332,7 +354,8 @@ impl<'a> Instrumenter<'a> {
                     self.map.method_ids = saved.methods;
                     self.map.loop_ids = saved.loops;
                     class_lines = saved.class_lines;
-                    class.constant_pool = cp_before;
+                    cp.truncate(cp_before);
+                    refs.retain(|_, i| usize::from(i.0) < cp_before);
                     probes.methods.push(MethodProbes {
                         id: MethodId(u32::MAX),
                         name: mname,
@@ -351,7 +374,7 @@ impl<'a> Instrumenter<'a> {
             .map(|(line, id)| LineProbe { id, line })
             .collect();
         if self.config.static_reset {
-            match add_static_reset(input, &mut class) {
+            match add_static_reset(original_clinit.as_ref(), &mut class) {
                 Ok(Some(definalized)) => {
                     probes.reset_method = Some(RESET_METHOD.to_string());
                     probes.definalized = definalized;
@@ -367,7 +390,7 @@ impl<'a> Instrumenter<'a> {
     #[allow(clippy::too_many_arguments)]
     fn instrument_method(
         &mut self,
-        cp: &mut ConstantPool,
+        rt: &mut Rt<'_>,
         class_name: &str,
         name: &str,
         desc: &str,
@@ -380,18 +403,15 @@ impl<'a> Instrumenter<'a> {
         let mut ed = CodeEditor::new(code).context_with(origin)?;
         if code.attributes.iter().any(|a| {
             matches!(a.body, AttributeBody::Raw(_))
-                && cp.utf8_bytes(a.name).is_ok_and(|n| n == b"StackMapTable")
+                && rt
+                    .cp
+                    .utf8_bytes(a.name)
+                    .is_ok_and(|n| n == b"StackMapTable")
         }) {
             return Err(Error::Rewrite("StackMapTable could not be read".into()))
                 .context_with(origin);
         }
         let cfg = self.config.clone();
-        let runtime = self.runtime.clone();
-        let mut rt = Rt {
-            cp,
-            class: runtime,
-            refs: HashMap::new(),
-        };
         let method_id = MethodId(self.map.method_ids);
         self.map.method_ids += 1;
         let mut mp = MethodProbes {
@@ -652,18 +672,13 @@ impl<'a> Instrumenter<'a> {
 
 /// Adds the static-reset method (see the module documentation); `None` when the class has
 /// neither static fields to reset nor a `<clinit>`.
-fn add_static_reset(input: &ClassFile, class: &mut ClassFile) -> Result<Option<Vec<String>>> {
+fn add_static_reset(clinit: Option<&Code>, class: &mut ClassFile) -> Result<Option<Vec<String>>> {
     if class.is(access::INTERFACE) {
         return Err(Error::Rewrite(
             "interfaces cannot have non-final static fields".into(),
         ));
     }
-    let this = input.name()?.into_owned();
-    let clinit = input
-        .methods
-        .iter()
-        .find(|m| input.member_name(m).is_ok_and(|n| n == "<clinit>"))
-        .and_then(Member::code);
+    let this = class.name()?.into_owned();
     // Static fields: which to reset, which must stay final.
     let mut reset_fields = Vec::new();
     let mut kept_final = BTreeSet::new();

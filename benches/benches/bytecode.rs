@@ -1,0 +1,98 @@
+//! Parse, write and instrument throughput on a real jar (Debian's guava by default).
+//!
+//! Run: `cargo bench -p ferrosuite-benches --bench bytecode` (single-threaded; set
+//! `FERROSUITE_BENCH_JAR` for another jar).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ferrosuite_benches::{bench_jar, load_classes};
+use ferrosuite_bytecode::ClassFile;
+use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
+
+fn bench(c: &mut Criterion) {
+    let jar = bench_jar();
+    let classes = match load_classes(&jar) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "skipping bytecode benchmarks: {e} (install libguava-java or set FERROSUITE_BENCH_JAR)"
+            );
+            return;
+        }
+    };
+    let bytes: u64 = classes.iter().map(|(_, b)| b.len() as u64).sum();
+    let parsed: Vec<ClassFile> = classes
+        .iter()
+        .filter_map(|(_, b)| ClassFile::parse(b).ok())
+        .collect();
+    eprintln!(
+        "{}: {} classes, {:.2} MB of class files",
+        jar.display(),
+        classes.len(),
+        bytes as f64 / 1e6
+    );
+
+    let mut g = c.benchmark_group("guava");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            for (_, bytes) in &classes {
+                black_box(ClassFile::parse(bytes).ok());
+            }
+        });
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| {
+            for c in &parsed {
+                black_box(c.to_bytes().ok());
+            }
+        });
+    });
+    g.bench_function("instrument (parse + all probes + write)", |b| {
+        b.iter(|| {
+            let mut inst = Instrumenter::new(ProbeConfig::default());
+            for (_, bytes) in &classes {
+                let out = ClassFile::parse(bytes)
+                    .and_then(|c| inst.instrument_owned(c))
+                    .and_then(|c| c.to_bytes());
+                black_box(out.ok());
+            }
+            black_box(inst.into_map());
+        });
+    });
+    g.bench_function("from jar (unzip + parse + all probes + write)", |b| {
+        b.iter(|| {
+            let classes = load_classes(&jar).unwrap_or_default();
+            let mut inst = Instrumenter::new(ProbeConfig::default());
+            for (_, bytes) in &classes {
+                let out = ClassFile::parse(bytes)
+                    .and_then(|c| inst.instrument_owned(c))
+                    .and_then(|c| c.to_bytes());
+                black_box(out.ok());
+            }
+            black_box(inst.into_map());
+        });
+    });
+    g.finish();
+
+    let mut e = c.benchmark_group("guava-classes");
+    e.sample_size(10);
+    e.throughput(Throughput::Elements(classes.len() as u64));
+    e.bench_function("instrument (parse + all probes + write)", |b| {
+        b.iter(|| {
+            let mut inst = Instrumenter::new(ProbeConfig::default());
+            for (_, bytes) in &classes {
+                let out = ClassFile::parse(bytes)
+                    .and_then(|c| inst.instrument_owned(c))
+                    .and_then(|c| c.to_bytes());
+                black_box(out.ok());
+            }
+        });
+    });
+    e.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
