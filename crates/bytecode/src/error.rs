@@ -108,30 +108,30 @@ pub enum Error {
         /// Explanation.
         detail: String,
     },
-    /// An I/O error on a named file.
-    #[error("{}: {source}", path.display())]
+    /// An I/O error on a named file. (Messages are self-contained: the underlying error is part
+    /// of the text, not a separate `source()`, so error chains do not repeat it.)
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A zip (jar/jmod) error on a named archive.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Zip {
         /// The archive.
         path: PathBuf,
         /// The underlying error.
-        source: zip::result::ZipError,
+        error: zip::result::ZipError,
     },
     /// An error that occurred while handling a named class, method or file.
-    #[error("{origin}: {source}")]
+    #[error("{origin}: {inner}")]
     In {
         /// Class name, `class.method(desc)`, or file path.
         origin: String,
         /// The error.
-        #[source]
-        source: Box<Error>,
+        inner: Box<Error>,
     },
 }
 
@@ -141,7 +141,7 @@ impl Error {
     pub fn context(self, origin: impl Into<String>) -> Self {
         Error::In {
             origin: origin.into(),
-            source: Box::new(self),
+            inner: Box::new(self),
         }
     }
 
@@ -149,9 +149,17 @@ impl Error {
     #[must_use]
     pub fn root(&self) -> &Error {
         match self {
-            Error::In { source, .. } => source.root(),
+            Error::In { inner, .. } => inner.root(),
             other => other,
         }
+    }
+}
+
+/// Turns an I/O error into [`Error::Io`] naming `path` (for `map_err`).
+pub fn io_at(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |error| Error::Io {
+        path: path.to_path_buf(),
+        error,
     }
 }
 

@@ -23,7 +23,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, io_at};
 
 const MAGIC: u32 = 0xCAFE_DADA;
 const HASH_SEED: u32 = 0x0100_0193;
@@ -65,17 +65,13 @@ fn hash(bytes: &[u8], seed: u32) -> u32 {
 impl JImage {
     /// Opens an image file and reads its index.
     pub fn open(path: &Path) -> Result<Self> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         let bad = |detail: String| Error::BadClassPathEntry {
             path: path.to_path_buf(),
             detail,
         };
-        let file = File::open(path).map_err(io)?;
+        let file = File::open(path).map_err(io_at(path))?;
         let mut header = [0u8; 28];
-        file.read_exact_at(&mut header, 0).map_err(io)?;
+        file.read_exact_at(&mut header, 0).map_err(io_at(path))?;
         let raw = |i: usize| {
             [
                 header[i * 4],
@@ -110,14 +106,14 @@ impl JImage {
         let locations_size = word(5) as usize;
         let strings_size = word(6) as usize;
         let index_size = 28 + 8 * table_len as usize + locations_size + strings_size;
-        let file_len = file.metadata().map_err(io)?.len();
+        let file_len = file.metadata().map_err(io_at(path))?.len();
         if index_size as u64 > file_len {
             return Err(bad(format!(
                 "index of {index_size} bytes is larger than the file"
             )));
         }
         let mut index = vec![0u8; index_size];
-        file.read_exact_at(&mut index, 0).map_err(io)?;
+        file.read_exact_at(&mut index, 0).map_err(io_at(path))?;
         Ok(JImage {
             path: path.to_path_buf(),
             file,
@@ -259,10 +255,7 @@ impl JImage {
         let mut buf = vec![0u8; len];
         self.file
             .read_exact_at(&mut buf, self.index.len() as u64 + e.offset)
-            .map_err(|source| Error::Io {
-                path: self.path.clone(),
-                source,
-            })?;
+            .map_err(io_at(&self.path))?;
         Ok(buf)
     }
 }

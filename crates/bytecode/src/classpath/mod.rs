@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use zip::ZipArchive;
 
 use crate::classfile::{ClassFile, ClassHeader};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, io_at};
 use jimage::JImage;
 
 type Zip = ZipArchive<BufReader<File>>;
@@ -61,7 +61,7 @@ impl std::fmt::Debug for ClassPathEntry {
 fn zip_err(path: &Path) -> impl Fn(zip::result::ZipError) -> Error + '_ {
     move |source| Error::Zip {
         path: path.to_path_buf(),
-        source,
+        error: source,
     }
 }
 
@@ -72,10 +72,7 @@ fn is_class_path(name: &str) -> bool {
 impl ClassPathEntry {
     /// Opens a directory, `.jar`/`.zip`, `.jmod`, or JDK image (`lib/modules`) file.
     pub fn open(path: &Path) -> Result<Self> {
-        let meta = std::fs::metadata(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let meta = std::fs::metadata(path).map_err(io_at(path))?;
         if meta.is_dir() {
             return Ok(ClassPathEntry {
                 path: path.to_path_buf(),
@@ -85,10 +82,7 @@ impl ClassPathEntry {
         let mut magic = [0u8; 4];
         File::open(path)
             .and_then(|mut f| f.read_exact(&mut magic))
-            .map_err(|source| Error::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            .map_err(io_at(path))?;
         match magic {
             [b'P', b'K', ..] => Self::open_zip(path, ""),
             [b'J', b'M', ..] => Self::open_zip(path, "classes/"),
@@ -101,10 +95,7 @@ impl ClassPathEntry {
     }
 
     fn open_zip(path: &Path, prefix: &'static str) -> Result<Self> {
-        let f = File::open(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let f = File::open(path).map_err(io_at(path))?;
         let archive = ZipArchive::new(BufReader::new(f)).map_err(zip_err(path))?;
         Ok(ClassPathEntry {
             path: path.to_path_buf(),
@@ -148,10 +139,7 @@ impl ClassPathEntry {
         }
         let jmods = home.join("jmods");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&jmods)
-            .map_err(|source| Error::Io {
-                path: jmods.clone(),
-                source,
-            })?
+            .map_err(io_at(&jmods))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "jmod"))
             .collect();
@@ -252,7 +240,7 @@ impl ClassPathEntry {
                 match std::fs::read(&p) {
                     Ok(b) => Ok(Some(b)),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                    Err(source) => Err(Error::Io { path: p, source }),
+                    Err(error) => Err(io_at(&p)(error)),
                 }
             }
             Source::Zip { archive, prefix } => {
@@ -265,10 +253,8 @@ impl ClassPathEntry {
                 };
                 let mut buf =
                     Vec::with_capacity(usize::try_from(f.size()).unwrap_or(0).min(1 << 26));
-                f.read_to_end(&mut buf).map_err(|source| Error::Io {
-                    path: self.path.join(&name),
-                    source,
-                })?;
+                f.read_to_end(&mut buf)
+                    .map_err(io_at(&self.path.join(&name)))?;
                 Ok(Some(buf))
             }
             Source::Image { image, .. } => {
@@ -313,20 +299,11 @@ impl ClassPathEntry {
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    let rd = std::fs::read_dir(dir).map_err(io_at(dir))?;
     for e in rd {
-        let e = e.map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        let e = e.map_err(io_at(dir))?;
         let p = e.path();
-        let ft = e.file_type().map_err(|source| Error::Io {
-            path: p.clone(),
-            source,
-        })?;
+        let ft = e.file_type().map_err(io_at(&p))?;
         if ft.is_dir() {
             walk(root, &p, out)?;
         } else if ft.is_file() {
@@ -351,10 +328,7 @@ pub fn find_java_home() -> Result<PathBuf> {
     for dir in std::env::split_paths(&path) {
         let java = dir.join("java");
         if java.is_file() {
-            let real = std::fs::canonicalize(&java).map_err(|source| Error::Io {
-                path: java.clone(),
-                source,
-            })?;
+            let real = std::fs::canonicalize(&java).map_err(io_at(&java))?;
             if let Some(home) = real.parent().and_then(Path::parent) {
                 return Ok(home.to_path_buf());
             }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::classfile::ClassFile;
 use crate::classpath::ClassPath;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, io_at};
 use crate::instrument::map::ProbeMap;
 use crate::instrument::probes::{Instrumenter, ProbeConfig};
 use crate::instrument::{RUNTIME_PACKAGE, runtime};
@@ -85,12 +85,8 @@ fn is_signature_file(rel: &str) -> bool {
 }
 
 fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
-    let io = |source| Error::Io {
-        path: out.to_path_buf(),
-        source,
-    };
     let out_abs = if out.exists() {
-        std::fs::canonicalize(out).map_err(io)?
+        std::fs::canonicalize(out).map_err(io_at(out))?
     } else {
         absolute(out)
     };
@@ -114,7 +110,7 @@ fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
                 detail: "output exists and is not a directory".into(),
             });
         }
-        let non_empty = std::fs::read_dir(out).map_err(io)?.next().is_some();
+        let non_empty = std::fs::read_dir(out).map_err(io_at(out))?.next().is_some();
         if non_empty && !overwrite {
             return Err(Error::BadClassPathEntry {
                 path: out.to_path_buf(),
@@ -143,12 +139,9 @@ fn write_file(out: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     }
     let path = out.join(rel);
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| Error::Io {
-            path: parent.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(parent).map_err(io_at(parent))?;
     }
-    std::fs::write(&path, bytes).map_err(|source| Error::Io { path, source })
+    std::fs::write(&path, bytes).map_err(io_at(&path))
 }
 
 /// Instruments every class of the class path's entries (JDK image entries are skipped) into
@@ -160,10 +153,7 @@ pub fn instrument_classpath(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(OfflineReport, ProbeMap)> {
     check_output(out, cp, cfg.overwrite)?;
-    std::fs::create_dir_all(out).map_err(|source| Error::Io {
-        path: out.to_path_buf(),
-        source,
-    })?;
+    std::fs::create_dir_all(out).map_err(io_at(out))?;
     let mut report = OfflineReport::default();
     let mut inst = Instrumenter::new(cfg.probes.clone()).with_classpath(cp);
     // First entry wins for duplicate paths, as on a JVM class path.
