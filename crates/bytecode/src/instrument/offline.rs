@@ -203,10 +203,12 @@ pub fn instrument_classpath(
                     b
                 }
                 Err(e) => {
-                    report.failures.push(ClassFailure {
-                        origin,
-                        error: e.to_string(),
-                    });
+                    // The error names its origin already when it came from reading the file.
+                    let error = match &e {
+                        Error::In { origin: o, inner } if *o == origin => inner.to_string(),
+                        _ => e.to_string(),
+                    };
+                    report.failures.push(ClassFailure { origin, error });
                     bytes
                 }
             }
