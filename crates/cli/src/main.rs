@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use ferrosuite_bytecode::check;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::instrument::data::{ProbeData, coverage};
-use ferrosuite_bytecode::instrument::map::ProbeMap;
+use ferrosuite_bytecode::instrument::map::{BranchKind, ProbeMap};
 use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
 
@@ -73,6 +73,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Also list every branch site of the classes whose name starts with this prefix
+        /// (repeatable), with each outcome's hits and smallest distance.
+        #[arg(long)]
+        detail: Vec<String>,
     },
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
@@ -163,7 +167,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(3)
             })
         }
-        Command::ProbeReport { map, data, format } => {
+        Command::ProbeReport {
+            map,
+            data,
+            format,
+            detail,
+        } => {
             let map_text = std::fs::read_to_string(&map)
                 .with_context(|| format!("cannot read {}", map.display()))?;
             let map: ProbeMap = serde_json::from_str(&map_text)
@@ -193,6 +202,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     cell(&c.lines),
                     cell(&c.methods)
                 );
+            }
+            for class in map.classes.iter().filter(|c| {
+                let dotted = c.name.replace('/', ".");
+                detail.iter().any(|p| dotted.starts_with(p.as_str()))
+            }) {
+                println!("\n{}", class.name.replace('/', "."));
+                for m in &class.methods {
+                    let calls = data.methods.get(&m.id.0).copied().unwrap_or(0);
+                    println!("  {}{}  entered {calls}x", m.name, m.descriptor);
+                    for site in &m.branches {
+                        let line = site.line.map_or_else(|| "?".to_string(), |l| l.to_string());
+                        let kind = match &site.kind {
+                            BranchKind::Jump { opcode } => opcode.clone(),
+                            BranchKind::Switch { .. } => "switch".to_string(),
+                        };
+                        println!("    line {line:>4} @{:<4} {kind}", site.offset);
+                        for o in &site.outcomes {
+                            let (hits, dist) = data
+                                .branches
+                                .get(&o.slot.0)
+                                .copied()
+                                .unwrap_or((0, f64::INFINITY));
+                            let dist = if dist.is_finite() {
+                                format!("{dist}")
+                            } else {
+                                "not reached".into()
+                            };
+                            println!(
+                                "      {:<10} -> @{:<4} hits {hits:<5} distance {dist}",
+                                o.label, o.target
+                            );
+                        }
+                    }
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -40,11 +40,46 @@ pub struct ImageEntry {
     uncompressed: u64,
 }
 
+/// Where the image's bytes come from.
+#[derive(Debug)]
+enum Source {
+    File(File),
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    fn len(&self, path: &Path) -> Result<u64> {
+        match self {
+            Source::File(f) => Ok(f.metadata().map_err(io_at(path))?.len()),
+            Source::Bytes(b) => Ok(b.len() as u64),
+        }
+    }
+
+    fn read_at(&self, buf: &mut [u8], at: u64, path: &Path) -> Result<()> {
+        match self {
+            Source::File(f) => f.read_exact_at(buf, at).map_err(io_at(path)),
+            Source::Bytes(b) => {
+                let start = usize::try_from(at).unwrap_or(usize::MAX);
+                let slice = start
+                    .checked_add(buf.len())
+                    .and_then(|end| b.get(start..end))
+                    .ok_or_else(|| Error::BadClassPathEntry {
+                        path: path.to_path_buf(),
+                        detail: format!("read past the end of the image at byte offset {at}"),
+                    })?;
+                buf.copy_from_slice(slice);
+                Ok(())
+            }
+        }
+    }
+}
+
 /// An open jimage file.
 #[derive(Debug)]
 pub struct JImage {
     path: PathBuf,
-    file: File,
+    source: Source,
+    len: u64,
     little: bool,
     table_len: u32,
     redirect_at: usize,
@@ -65,13 +100,22 @@ fn hash(bytes: &[u8], seed: u32) -> u32 {
 impl JImage {
     /// Opens an image file and reads its index.
     pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path).map_err(io_at(path))?;
+        Self::from_source(Source::File(file), path)
+    }
+
+    /// Reads an image held in memory (`name` is used in messages).
+    pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> Result<Self> {
+        Self::from_source(Source::Bytes(bytes), name)
+    }
+
+    fn from_source(source: Source, path: &Path) -> Result<Self> {
         let bad = |detail: String| Error::BadClassPathEntry {
             path: path.to_path_buf(),
             detail,
         };
-        let file = File::open(path).map_err(io_at(path))?;
         let mut header = [0u8; 28];
-        file.read_exact_at(&mut header, 0).map_err(io_at(path))?;
+        source.read_at(&mut header, 0, path)?;
         let raw = |i: usize| {
             [
                 header[i * 4],
@@ -103,26 +147,29 @@ impl JImage {
             )));
         }
         let table_len = word(4);
-        let locations_size = word(5) as usize;
-        let strings_size = word(6) as usize;
-        let index_size = 28 + 8 * table_len as usize + locations_size + strings_size;
-        let file_len = file.metadata().map_err(io_at(path))?.len();
-        if index_size as u64 > file_len {
+        let locations_size = word(5) as u64;
+        let strings_size = word(6) as u64;
+        let index_size = 28 + 8 * u64::from(table_len) + locations_size + strings_size;
+        let len = source.len(path)?;
+        if index_size > len {
             return Err(bad(format!(
                 "index of {index_size} bytes is larger than the file"
             )));
         }
+        let index_size = usize::try_from(index_size).map_err(|_| bad("index too large".into()))?;
         let mut index = vec![0u8; index_size];
-        file.read_exact_at(&mut index, 0).map_err(io_at(path))?;
+        source.read_at(&mut index, 0, path)?;
+        let locations_at = 28 + 8 * table_len as usize;
         Ok(JImage {
             path: path.to_path_buf(),
-            file,
+            source,
+            len,
             little,
             table_len,
             redirect_at: 28,
             offsets_at: 28 + 4 * table_len as usize,
-            locations_at: 28 + 8 * table_len as usize,
-            strings_at: 28 + 8 * table_len as usize + locations_size,
+            locations_at,
+            strings_at: locations_at + locations_size as usize,
             index,
         })
     }
@@ -144,7 +191,10 @@ impl JImage {
     }
 
     fn string(&self, offset: u64) -> Result<&str> {
-        let start = self.strings_at + offset as usize;
+        let start = usize::try_from(offset)
+            .ok()
+            .and_then(|o| o.checked_add(self.strings_at))
+            .unwrap_or(usize::MAX);
         let tail = self
             .index
             .get(start..)
@@ -252,10 +302,14 @@ impl JImage {
             });
         }
         let len = usize::try_from(e.uncompressed).map_err(|_| self.corrupt("resource size"))?;
+        let at = (self.index.len() as u64)
+            .checked_add(e.offset)
+            .ok_or_else(|| self.corrupt("resource offset"))?;
+        if at.saturating_add(e.uncompressed) > self.len {
+            return Err(self.corrupt("resource extends past the end of the image"));
+        }
         let mut buf = vec![0u8; len];
-        self.file
-            .read_exact_at(&mut buf, self.index.len() as u64 + e.offset)
-            .map_err(io_at(&self.path))?;
+        self.source.read_at(&mut buf, at, &self.path)?;
         Ok(buf)
     }
 }

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, clippy, every crate's tests (the Debian subject jars are
+# required), and the semantics check of the instrumentation on real libraries.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/deps.sh
+export FERROSUITE_REQUIRE_SUBJECTS=1
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+cargo test --workspace --all-targets -q
+cargo test --workspace --doc -q
+scripts/semantics.sh
