@@ -20,7 +20,9 @@ fs=$root/target/release/ferrosuite
 compare=$root/target/release/examples/jacoco_compare
 "$root"/scripts/java-tools.sh "$work/tools"
 JACOCO_CP=/usr/share/java/org.jacoco.core.jar:/usr/share/java/asm.jar:/usr/share/java/asm-commons.jar:/usr/share/java/asm-tree.jar
-J=(java -Xss4m -Duser.timezone=UTC -Duser.language=en -Duser.country=US)
+# Without -XX:-OmitStackTraceInFastThrow, HotSpot replaces implicit exceptions thrown often by
+# compiled code with preallocated ones without message: JIT timing would show up as differences.
+J=(java -XX:-OmitStackTraceInFastThrow -Xss4m -Duser.timezone=UTC -Duser.language=en -Duser.country=US)
 status=0
 for j in "${jars[@]}"; do
   jar=/usr/share/java/$j.jar
