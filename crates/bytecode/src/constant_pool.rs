@@ -547,6 +547,28 @@ impl ConstantPool {
         }
     }
 
+    /// Replaces the entry at `index` with another of the same width (not `Long`/`Double`).
+    pub fn replace(&mut self, index: CpIndex, c: Constant) -> Result<()> {
+        let i = index.0 as usize;
+        let old = self.get(index)?;
+        if old.is_wide() || c.is_wide() || matches!(c, Constant::Unusable) {
+            return Err(Error::Rewrite(format!(
+                "cannot replace constant #{} by {}",
+                index.0,
+                c.kind_name()
+            )));
+        }
+        let h = hash_constant(old);
+        if let Some(lookup) = &mut self.lookup {
+            if lookup.get(&h) == Some(&index.0) {
+                lookup.remove(&h);
+            }
+            lookup.entry(hash_constant(&c)).or_insert(index.0);
+        }
+        self.entries[i] = c;
+        Ok(())
+    }
+
     /// Adds (or finds) a `Utf8` entry.
     pub fn add_utf8(&mut self, s: &str) -> Result<CpIndex> {
         let bytes = mutf8::encode(s);

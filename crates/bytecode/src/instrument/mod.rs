@@ -18,6 +18,7 @@ pub mod editor;
 pub mod map;
 pub mod offline;
 pub mod probes;
+pub mod redirect;
 pub mod runtime;
 
 use crate::constant_pool::ConstantPool;

@@ -254,3 +254,70 @@ fn offline_output_never_overwrites_inputs() {
         "mine"
     );
 }
+
+#[test]
+fn redirection_reaches_calls_method_references_and_fields() {
+    use ferrosuite_bytecode::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
+    let (j8, _) = java::fixtures();
+    let out = java::tmp("redirect");
+    for (rel, bytes) in java::class_files(j8) {
+        let p = out.join(&rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let path = out.join("examples/Exits.class");
+    let mut class = ClassFile::parse(&std::fs::read(&path).unwrap()).unwrap();
+    let rules = [
+        Redirect {
+            from: MemberSpec::new("java/lang/System", "exit", "(I)V"),
+            to: MemberSpec::new("examples/Guard", "exit", "(I)V"),
+            kind: RedirectKind::Reference,
+        },
+        Redirect {
+            from: MemberSpec::new("java/lang/Runtime", "halt", "(I)V"),
+            to: MemberSpec::new("examples/Guard", "halt", "(Ljava/lang/Runtime;I)V"),
+            kind: RedirectKind::InstanceToStatic,
+        },
+        Redirect {
+            from: MemberSpec::new("java/lang/System", "out", "Ljava/io/PrintStream;"),
+            to: MemberSpec::new("examples/Guard", "out", "Ljava/io/PrintStream;"),
+            kind: RedirectKind::Reference,
+        },
+    ];
+    // 2 call sites + 2 method handles + 5 getstatic System.out.
+    assert_eq!(redirect(&mut class, &rules).unwrap(), 9);
+    // Instrumented afterwards, the redirected code still verifies and runs.
+    let class = Instrumenter::new(ProbeConfig::default())
+        .instrument(&class)
+        .unwrap();
+    std::fs::write(&path, class.to_bytes().unwrap()).unwrap();
+    for (name, bytes) in ferrosuite_bytecode::instrument::runtime::CLASSES {
+        let p = out.join(format!("{name}.class"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let o = java::java(&[
+        "-Xverify:all",
+        "-cp",
+        &out.display().to_string(),
+        "examples.Exits",
+    ]);
+    assert_eq!(
+        o,
+        "[guard] before\nexit(3) intercepted\n[guard] after exit\nexit(5) intercepted\n[guard] after method reference\n\
+         halt(4) intercepted\n[guard] after halt\nhalt(6) intercepted\n[guard] done\n"
+    );
+    let bad = Redirect {
+        from: MemberSpec::new("java/lang/System", "exit", "(I)V"),
+        to: MemberSpec::new("examples/Guard", "exit", "(J)V"),
+        kind: RedirectKind::Reference,
+    };
+    let err = redirect(
+        &mut ClassFile::parse(&std::fs::read(j8.join("examples/Exits.class")).unwrap()).unwrap(),
+        &[bad],
+    );
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "cannot rewrite code: cannot redirect java/lang/System.exit(I)V to examples/Guard.exit(J)V: descriptors differ"
+    );
+}
