@@ -233,7 +233,8 @@ impl ClassPathEntry {
     pub fn read_file(&self, rel: &str) -> Result<Option<Vec<u8>>> {
         match &self.source {
             Source::Dir => {
-                if rel.split('/').any(|c| c == "..") {
+                // A relative path inside the directory only (no `..`, no absolute path).
+                if rel.starts_with('/') || rel.split('/').any(|c| c == ".." || c.is_empty()) {
                     return Ok(None);
                 }
                 let p = self.path.join(rel);

@@ -206,6 +206,7 @@ struct Counters {
     lines: u32,
     methods: u32,
     loops: u32,
+    class_ids: usize,
     class_lines: BTreeMap<u16, LineId>,
 }
 
@@ -323,6 +324,7 @@ impl<'a> Instrumenter<'a> {
                 lines: self.map.line_ids,
                 methods: self.map.method_ids,
                 loops: self.map.loop_ids,
+                class_ids: self.map.class_ids.len(),
                 class_lines: class_lines.clone(),
             };
             let cp_before = cp.count();
@@ -353,6 +355,9 @@ impl<'a> Instrumenter<'a> {
                     self.map.line_ids = saved.lines;
                     self.map.method_ids = saved.methods;
                     self.map.loop_ids = saved.loops;
+                    for dropped in self.map.class_ids.drain(saved.class_ids..) {
+                        self.class_index.remove(&dropped);
+                    }
                     class_lines = saved.class_lines;
                     cp.truncate(cp_before);
                     refs.retain(|_, i| usize::from(i.0) < cp_before);
@@ -459,7 +464,11 @@ impl<'a> Instrumenter<'a> {
             let insn = insn.clone();
             let opcode = insn.opcode();
             if i == 0 && cfg.methods {
-                let code = vec![rt.push(method_id.0 as i32)?, rt.call("enter", "(I)V")?];
+                let code = if name == "<clinit>" {
+                    vec![rt.push(method_id.0 as i32)?, rt.call("enterInit", "(I)V")?]
+                } else {
+                    vec![rt.push(method_id.0 as i32)?, rt.call("enter", "(I)V")?]
+                };
                 ed.insert_before(0, code, Landing::AfterInserted, 1)?;
             }
             if cfg.lines {
@@ -641,7 +650,11 @@ impl<'a> Instrumenter<'a> {
             if cfg.loops && insn.targets().iter().any(|&&t| t <= i) {
                 let id = LoopId(self.map.loop_ids);
                 self.map.loop_ids += 1;
-                let code = vec![rt.push(id.0 as i32)?, rt.call("loop", "(I)V")?];
+                let code = if name == "<clinit>" {
+                    vec![rt.push(id.0 as i32)?, rt.call("loopInit", "(I)V")?]
+                } else {
+                    vec![rt.push(id.0 as i32)?, rt.call("loop", "(I)V")?]
+                };
                 ed.insert_before(i, code, Landing::OnInserted, 1)?;
                 mp.loops.push(LoopProbe { id, offset });
             }
@@ -678,54 +691,109 @@ fn add_static_reset(clinit: Option<&Code>, class: &mut ClassFile) -> Result<Opti
             "interfaces cannot have non-final static fields".into(),
         ));
     }
-    let this = class.name()?.into_owned();
-    // Static fields: which to reset, which must stay final.
-    let mut reset_fields = Vec::new();
-    let mut kept_final = BTreeSet::new();
-    let mut definalized = Vec::new();
-    for f in &mut class.fields {
-        if f.access_flags & access::STATIC == 0 {
-            continue;
+    if class.is(access::ENUM) {
+        // Re-running an enum's <clinit> would create new constants: every reference held
+        // elsewhere (and the JDK's enum caches) would no longer be `==` to them.
+        return Err(Error::Rewrite(
+            "enum constants must keep their identity".into(),
+        ));
+    }
+    let cp_before = class.constant_pool.count();
+    let result = build_static_reset(clinit, class);
+    match result {
+        Ok(Some((method, definalize))) => {
+            // Only now that the method exists do the fields lose `final`.
+            let mut names = Vec::new();
+            for f in &mut class.fields {
+                if f.is(access::STATIC)
+                    && f.is(access::FINAL)
+                    && definalize.contains(&(f.name, f.descriptor))
+                {
+                    f.access_flags &= !access::FINAL;
+                    names.push(class.constant_pool.utf8(f.name)?.into_owned());
+                }
+            }
+            class.methods.push(method);
+            Ok(Some(names))
         }
-        let fname = class.constant_pool.utf8(f.name)?.into_owned();
-        let fdesc = class.constant_pool.utf8(f.descriptor)?.into_owned();
-        let constant = f
-            .attributes
-            .iter()
-            .any(|a| matches!(a.body, AttributeBody::ConstantValue(_)));
+        Ok(None) => Ok(None),
+        Err(e) => {
+            class.constant_pool.truncate(cp_before);
+            Err(e)
+        }
+    }
+}
+
+/// A field's name and descriptor indices.
+type FieldKey = (CpIndex, CpIndex);
+
+/// Builds the reset method without changing anything but the constant pool; returns it with
+/// the static finals (name and descriptor indices) that must become non-final for it to run.
+fn build_static_reset(
+    clinit: Option<&Code>,
+    class: &mut ClassFile,
+) -> Result<Option<(Member, Vec<FieldKey>)>> {
+    let this = class.name()?.into_owned();
+    let cp = &mut class.constant_pool;
+    // Static fields: which the reset assigns, which must stay final (and are never assigned).
+    let mut prologue: Vec<Insn<usize>> = Vec::new();
+    let mut kept_final = BTreeSet::new();
+    let mut definalize = Vec::new();
+    for f in class.fields.iter().filter(|f| f.is(access::STATIC)) {
+        let fname = cp.utf8(f.name)?.into_owned();
+        let fdesc = cp.utf8(f.descriptor)?.into_owned();
+        let constant = f.attributes.iter().find_map(|a| match a.body {
+            AttributeBody::ConstantValue(c) => Some(c),
+            _ => None,
+        });
         let keep = f.is(access::FINAL)
-            && (constant || fname == "serialVersionUID" || fname == "serialPersistentFields");
+            && (constant.is_some()
+                || fname == "serialVersionUID"
+                || fname == "serialPersistentFields");
         if keep {
             kept_final.insert((fname, fdesc));
             continue;
         }
         if f.is(access::FINAL) {
-            f.access_flags &= !access::FINAL;
-            definalized.push(fname.clone());
+            definalize.push((f.name, f.descriptor));
         }
-        reset_fields.push((fname, fdesc));
-    }
-    if clinit.is_none() && reset_fields.is_empty() {
-        return Ok(None);
-    }
-    let cp = &mut class.constant_pool;
-    let mut prologue: Vec<Insn<usize>> = Vec::new();
-    for (fname, fdesc) in &reset_fields {
-        let t = FieldType::parse(fdesc)?;
-        prologue.push(Insn::Simple(match t {
-            FieldType::Long => op::LCONST_0,
-            FieldType::Float => op::FCONST_0,
-            FieldType::Double => op::DCONST_0,
-            FieldType::Object(_) | FieldType::Array(_) => op::ACONST_NULL,
-            _ => op::ICONST_0,
-        }));
-        let r = cp.add_field_ref(&this, fname, fdesc)?;
+        // The field's initial value: its ConstantValue (the JVM applies it to non-final statics
+        // too), else the type's default.
+        let t = FieldType::parse(&fdesc)?;
+        prologue.push(match constant {
+            Some(c) if matches!(t, FieldType::Long | FieldType::Double) => Insn::Ldc {
+                op: op::LDC2_W,
+                index: c,
+            },
+            Some(c) => ldc(c),
+            None => Insn::Simple(match t {
+                FieldType::Long => op::LCONST_0,
+                FieldType::Float => op::FCONST_0,
+                FieldType::Double => op::DCONST_0,
+                FieldType::Object(_) | FieldType::Array(_) => op::ACONST_NULL,
+                _ => op::ICONST_0,
+            }),
+        });
+        let r = cp.add_field_ref(&this, &fname, &fdesc)?;
         prologue.push(Insn::Cp {
             op: op::PUTSTATIC,
             index: r,
         });
     }
+    if clinit.is_none() && prologue.is_empty() {
+        return Ok(None);
+    }
     let code = if let Some(orig) = clinit {
+        if orig.stack_map().is_none()
+            && orig.attributes.iter().any(|a| {
+                matches!(a.body, AttributeBody::Raw(_))
+                    && cp.utf8_bytes(a.name).is_ok_and(|n| n == b"StackMapTable")
+            })
+        {
+            return Err(Error::Rewrite(
+                "the StackMapTable of <clinit> could not be read".into(),
+            ));
+        }
         let mut ed = CodeEditor::new(orig)?;
         for i in 0..ed.len() {
             let Some((
@@ -749,8 +817,7 @@ fn add_static_reset(clinit: Option<&Code>, class: &mut ClassFile) -> Result<Opti
         if !prologue.is_empty() {
             ed.insert_before(0, prologue, Landing::AfterInserted, 2)?;
         }
-        let initial = FrameState::default();
-        ed.finish(orig, &initial, class.major_version >= 51)?
+        ed.finish(orig, &FrameState::default(), class.major_version >= 51)?
     } else {
         prologue.push(Insn::Simple(op::RETURN));
         let mut bytes = Vec::new();
@@ -769,7 +836,7 @@ fn add_static_reset(clinit: Option<&Code>, class: &mut ClassFile) -> Result<Opti
     let name = cp.add_utf8(RESET_METHOD)?;
     let descriptor = cp.add_utf8("()V")?;
     let code_name = cp.add_utf8("Code")?;
-    class.methods.push(Member {
+    let method = Member {
         access_flags: access::PUBLIC | access::STATIC | access::SYNTHETIC,
         name,
         descriptor,
@@ -777,8 +844,8 @@ fn add_static_reset(clinit: Option<&Code>, class: &mut ClassFile) -> Result<Opti
             name: code_name,
             body: AttributeBody::Code(code),
         }],
-    });
-    Ok(Some(definalized))
+    };
+    Ok(Some((method, definalize)))
 }
 
 fn switch_site(

@@ -78,6 +78,60 @@ fn corrupt_code_is_reported_with_method_and_offset() {
     );
 }
 
+/// A static reset that cannot be built (the copy of `<clinit>` would exceed 65535 bytes) leaves
+/// the class as it was: fields stay final, no constants are added, the reason is noted.
+#[test]
+fn failed_static_reset_changes_nothing() {
+    use ferrosuite_bytecode::access;
+    use ferrosuite_bytecode::attributes::{Attribute, AttributeBody, Code};
+    use ferrosuite_bytecode::{ClassFile, Member};
+    let mut c = ClassFile::new_class("p/Huge", "java/lang/Object", 52).unwrap();
+    let cp = &mut c.constant_pool;
+    let field = Member {
+        access_flags: access::STATIC | access::FINAL,
+        name: cp.add_utf8("O").unwrap(),
+        descriptor: cp.add_utf8("Ljava/lang/Object;").unwrap(),
+        attributes: vec![],
+    };
+    let mut code = vec![0u8; 65_534]; // nop ...
+    code.push(0xb1); // return
+    let clinit = Member {
+        access_flags: access::STATIC,
+        name: cp.add_utf8("<clinit>").unwrap(),
+        descriptor: cp.add_utf8("()V").unwrap(),
+        attributes: vec![Attribute {
+            name: cp.add_utf8("Code").unwrap(),
+            body: AttributeBody::Code(Code {
+                max_stack: 0,
+                max_locals: 0,
+                code,
+                exception_table: vec![],
+                attributes: vec![],
+            }),
+        }],
+    };
+    c.fields.push(field);
+    c.methods.push(clinit);
+    let mut inst = Instrumenter::new(ProbeConfig::parse_list("static-reset").unwrap());
+    let out = inst.instrument(&c).unwrap();
+    assert_eq!(out, c, "nothing changed");
+    let notes = &inst.map().classes[0].notes;
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].contains("rewritten code is 65539 bytes long"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn directory_entries_do_not_read_outside_themselves() {
+    let dir = java::tmp("escape");
+    let e = ferrosuite_bytecode::classpath::ClassPathEntry::open(&dir).unwrap();
+    assert!(e.read_file("/etc/passwd").unwrap().is_none());
+    assert!(e.read_file("../escape/x").unwrap().is_none());
+    assert!(e.class_bytes("/etc/passwd").unwrap().is_none());
+}
+
 #[test]
 fn bad_class_path_entries_are_named() {
     let dir = java::tmp("badcp");

@@ -170,6 +170,61 @@ fn static_reset_restores_initial_state() {
 }
 
 #[test]
+fn enums_keep_identity_and_constant_values_are_restored() {
+    use ferrosuite_bytecode::attributes::{Attribute, AttributeBody};
+    let (j8, _) = java::fixtures();
+    let (_, map) = instrument_dir(j8, "inst-enum");
+    let color = map.class("examples/Branches$Color").unwrap();
+    assert_eq!(color.reset_method, None);
+    assert_eq!(
+        color.notes,
+        ["no static reset: cannot rewrite code: enum constants must keep their identity"]
+    );
+    // A non-final static with a ConstantValue attribute (javac never writes one; other compilers
+    // may): the JVM initialises it to the constant, so the reset must restore the constant.
+    let dir = java::tmp("constant-value");
+    let input = dir.join("in");
+    for (rel, bytes) in java::class_files(j8) {
+        let p = input.join(&rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let mut c = ClassFile::parse(&bytes).unwrap();
+        if rel.ends_with("Statics.class") {
+            let five = c.constant_pool.add_integer(5).unwrap();
+            let name = c.constant_pool.add_utf8("ConstantValue").unwrap();
+            let counter = c
+                .fields
+                .iter_mut()
+                .find(|f| c.constant_pool.utf8(f.name).unwrap() == "counter")
+                .unwrap();
+            counter.attributes.push(Attribute {
+                name,
+                body: AttributeBody::ConstantValue(five),
+            });
+        }
+        std::fs::write(p, c.to_bytes().unwrap()).unwrap();
+    }
+    let (inst, _) = instrument_dir(&input, "constant-value-inst");
+    let cp = format!("{}:{}", java::tools().display(), inst.display());
+    let out = java::java(&["-Xverify:all", "-cp", &cp, "ferrosuite.tools.ResetCheck"]);
+    assert!(
+        out.starts_with("initial 5/100/0/init;\nchanged 7/113/2/init;\nreset 5/100/0/init;\nagain 6/106/1/init;\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn static_initialisers_never_abort() {
+    let (j8, _) = java::fixtures();
+    let (inst, _) = instrument_dir(j8, "inst-abort");
+    let cp = format!("{}:{}", java::tools().display(), inst.display());
+    let out = java::java(&["-Xverify:all", "-cp", &cp, "ferrosuite.tools.AbortCheck"]);
+    assert_eq!(
+        out,
+        "initialised examples.Statics\nstate threw org.ferrosuite.rt.AbortError: test aborted\nstate 0/100/0/init;\n"
+    );
+}
+
+#[test]
 fn instrumentation_is_deterministic_and_refuses_to_run_twice() {
     let (j8, _) = java::fixtures();
     let files = java::class_files(j8);

@@ -97,7 +97,8 @@ pub fn tools() -> &'static PathBuf {
         let base = repo().join("fixtures/tools/ferrosuite/tools");
         let v = base.join("VerifyAll.java").display().to_string();
         let r = base.join("ResetCheck.java").display().to_string();
-        javac(&["-nowarn", "-d", &d, &v, &r]);
+        let a = base.join("AbortCheck.java").display().to_string();
+        javac(&["-nowarn", "-d", &d, &v, &r, &a]);
         out
     })
 }

@@ -16,7 +16,14 @@ import java.util.Arrays;
  * +Infinity while its site never ran); {@code hits[k]} counts how often it was taken.
  *
  * <p>Arrays grow on demand, so instrumented classes need no registration. Updates are not
- * synchronised: concurrent code under test may lose a count, never corrupt an array.
+ * synchronised: concurrent code under test may lose a count, but a probe never indexes an
+ * array it has not checked (each probe reads the arrays into locals, checks their lengths, and
+ * re-reads them after a synchronised grow), so probes never throw into the code under test,
+ * except {@link AbortError} on purpose.
+ *
+ * <p>Static initialisers use {@link #enterInit} and {@link #loopInit}, which never throw: an
+ * exception in {@code <clinit>} would leave the class unusable in this JVM for good. A static
+ * initialiser that never ends is left to the watchdog's last resort (killing the worker).
  */
 public final class Probe {
     private Probe() {}
@@ -33,8 +40,16 @@ public final class Probe {
     public static int[] loopCounts = new int[0];
     /** Classes (by class id) whose static fields were written since the last reset. */
     public static boolean[] staticWritten = new boolean[0];
-    /** Per lookup-switch slot: the decoded keys. */
-    private static int[][] switchKeys = new int[0][];
+    /** Per switch slot: the decoded keys (wrapped so that a racy read sees a complete array). */
+    private static Keys[] switchKeys = new Keys[0];
+
+    private static final class Keys {
+        final int[] keys;
+
+        Keys(int[] keys) {
+            this.keys = keys;
+        }
+    }
     /** Iterations per loop before a test is aborted; 0 disables the limit (offline default). */
     public static int loopLimit = Integer.getInteger("ferrosuite.loopLimit", 0);
     /** Set by the watchdog: every probe that can throw then aborts the running test. */
@@ -62,13 +77,20 @@ public final class Probe {
     // ---- growth -------------------------------------------------------------------------
 
     private static synchronized void growSlots(int needed) {
-        if (needed <= hits.length) return;
-        int n = Math.max(needed, hits.length * 2 + 64);
+        if (needed <= hits.length && needed <= dist.length) return;
+        int n = Math.max(needed, Math.max(hits.length, dist.length) * 2 + 64);
         int old = dist.length;
         double[] d = Arrays.copyOf(dist, n);
         Arrays.fill(d, old, n, Double.POSITIVE_INFINITY);
         dist = d;
         hits = Arrays.copyOf(hits, n);
+    }
+
+    /** Grows the slot arrays if either is shorter than {@code needed}; true when it had to. */
+    private static boolean tooShort(double[] d, int[] h, int needed) {
+        if (needed <= d.length && needed <= h.length) return false;
+        growSlots(needed);
+        return true;
     }
 
     private static synchronized int[] grow(int[] a, int needed, int which) {
@@ -108,6 +130,20 @@ public final class Probe {
         a[id]++;
     }
 
+    /** Entry of a static initialiser: counts, never throws. */
+    public static void enterInit(int id) {
+        int[] a = methodHits;
+        if (id >= a.length) a = grow(a, id + 1, 1);
+        a[id]++;
+    }
+
+    /** Loop back edge inside a static initialiser: counts, never throws. */
+    public static void loopInit(int id) {
+        int[] a = loopCounts;
+        if (id >= a.length) a = grow(a, id + 1, 2);
+        a[id]++;
+    }
+
     /** Loop back edge: counts, and aborts the test past the limit or when asked to. */
     public static void loop(int id) {
         int[] a = loopCounts;
@@ -137,9 +173,12 @@ public final class Probe {
     // ---- branches -------------------------------------------------------------------------
 
     private static void record(int slot, boolean taken, double toTaken, double toNotTaken) {
-        if (slot + 1 >= hits.length) growSlots(slot + 2);
         double[] d = dist;
         int[] h = hits;
+        if (tooShort(d, h, slot + 2)) {
+            d = dist;
+            h = hits;
+        }
         if (taken) {
             h[slot]++;
             d[slot] = 0;
@@ -202,9 +241,12 @@ public final class Probe {
     public static void lookupSwitch(int v, String encoded, int slot) {
         int[] keys = keys(encoded, slot);
         int n = keys.length;
-        if (slot + n >= hits.length) growSlots(slot + n + 1);
         double[] d = dist;
         int[] h = hits;
+        if (tooShort(d, h, slot + n + 1)) {
+            d = dist;
+            h = hits;
+        }
         boolean matched = false;
         for (int k = 0; k < n; k++) {
             long diff = Math.abs((long) v - (long) keys[k]);
@@ -216,15 +258,18 @@ public final class Probe {
     }
 
     private static int[] keys(String encoded, int slot) {
-        int[][] cache = switchKeys;
-        if (slot < cache.length && cache[slot] != null) return cache[slot];
+        Keys[] cache = switchKeys;
+        if (slot < cache.length) {
+            Keys cached = cache[slot];
+            if (cached != null) return cached.keys;
+        }
         int[] k = new int[encoded.length() / 2];
         for (int i = 0; i < k.length; i++) {
             k[i] = (encoded.charAt(2 * i) << 16) | encoded.charAt(2 * i + 1);
         }
         synchronized (Probe.class) {
             if (slot >= switchKeys.length) switchKeys = Arrays.copyOf(switchKeys, Math.max(slot + 1, switchKeys.length * 2 + 16));
-            switchKeys[slot] = k;
+            switchKeys[slot] = new Keys(k);
         }
         return k;
     }
