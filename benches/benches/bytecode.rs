@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
     );
 
     let mut g = c.benchmark_group("guava");
-    g.sample_size(10);
+    g.sample_size(20);
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("parse", |b| {
         b.iter(|| {
@@ -78,7 +78,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     let mut e = c.benchmark_group("guava-classes");
-    e.sample_size(10);
+    e.sample_size(20);
     e.throughput(Throughput::Elements(classes.len() as u64));
     e.bench_function("instrument (parse + all probes + write)", |b| {
         b.iter(|| {
