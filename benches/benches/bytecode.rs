@@ -8,7 +8,20 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ferrosuite_benches::{bench_jar, load_classes};
 use ferrosuite_bytecode::ClassFile;
+use ferrosuite_bytecode::instrument::map::ProbeMap;
 use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
+
+/// Parses, instruments with all probes and writes every class; returns the probe map.
+fn instrument_all(classes: &[(String, Vec<u8>)]) -> ProbeMap {
+    let mut inst = Instrumenter::new(ProbeConfig::default());
+    for (_, bytes) in classes {
+        let out = ClassFile::parse(bytes)
+            .and_then(|c| inst.instrument_owned(c))
+            .and_then(|c| c.to_bytes());
+        black_box(out.ok());
+    }
+    inst.into_map()
+}
 
 fn bench(c: &mut Criterion) {
     let jar = bench_jar();
@@ -52,27 +65,13 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("instrument (parse + all probes + write)", |b| {
         b.iter(|| {
-            let mut inst = Instrumenter::new(ProbeConfig::default());
-            for (_, bytes) in &classes {
-                let out = ClassFile::parse(bytes)
-                    .and_then(|c| inst.instrument_owned(c))
-                    .and_then(|c| c.to_bytes());
-                black_box(out.ok());
-            }
-            black_box(inst.into_map());
+            black_box(instrument_all(&classes));
         });
     });
     g.bench_function("from jar (unzip + parse + all probes + write)", |b| {
         b.iter(|| {
             let classes = load_classes(&jar).unwrap_or_default();
-            let mut inst = Instrumenter::new(ProbeConfig::default());
-            for (_, bytes) in &classes {
-                let out = ClassFile::parse(bytes)
-                    .and_then(|c| inst.instrument_owned(c))
-                    .and_then(|c| c.to_bytes());
-                black_box(out.ok());
-            }
-            black_box(inst.into_map());
+            black_box(instrument_all(&classes));
         });
     });
     g.finish();
@@ -82,13 +81,7 @@ fn bench(c: &mut Criterion) {
     e.throughput(Throughput::Elements(classes.len() as u64));
     e.bench_function("instrument (parse + all probes + write)", |b| {
         b.iter(|| {
-            let mut inst = Instrumenter::new(ProbeConfig::default());
-            for (_, bytes) in &classes {
-                let out = ClassFile::parse(bytes)
-                    .and_then(|c| inst.instrument_owned(c))
-                    .and_then(|c| c.to_bytes());
-                black_box(out.ok());
-            }
+            black_box(instrument_all(&classes));
         });
     });
     e.finish();

@@ -221,7 +221,6 @@ impl<T> Insn<T> {
     /// Encoded size in bytes when placed at `offset`.
     #[must_use]
     pub fn size_at(&self, offset: u32) -> u32 {
-        let pad = |o: u32| (4 - (o + 1) % 4) % 4;
         match self {
             Insn::Simple(_) => 1,
             Insn::Local { wide, .. } => {
@@ -256,10 +255,21 @@ impl<T> Insn<T> {
                     3
                 }
             }
-            Insn::TableSwitch { targets, .. } => 1 + pad(offset) + 12 + 4 * targets.len() as u32,
-            Insn::LookupSwitch { pairs, .. } => 1 + pad(offset) + 8 + 8 * pairs.len() as u32,
+            Insn::TableSwitch { targets, .. } => {
+                1 + switch_padding(offset) + 12 + 4 * targets.len() as u32
+            }
+            Insn::LookupSwitch { pairs, .. } => {
+                1 + switch_padding(offset) + 8 + 8 * pairs.len() as u32
+            }
         }
     }
+}
+
+/// Padding bytes after a `tableswitch`/`lookupswitch` opcode at `at`, so that its operands start
+/// at a multiple of four.
+#[must_use]
+pub fn switch_padding(at: u32) -> u32 {
+    (4 - (at + 1) % 4) % 4
 }
 
 fn bad(offset: u32, detail: impl Into<String>) -> Error {
@@ -346,8 +356,7 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
             target: target(at, r.i32("branch offset")?, len)?,
         },
         Format::TableSwitch => {
-            let pad = (4 - (at + 1) % 4) % 4;
-            r.skip(pad as usize, "tableswitch padding")?;
+            r.skip(switch_padding(at) as usize, "tableswitch padding")?;
             let default = target(at, r.i32("default")?, len)?;
             let low = r.i32("low")?;
             let high = r.i32("high")?;
@@ -370,8 +379,7 @@ fn decode_one(r: &mut ByteReader<'_>, at: u32, len: usize) -> Result<Insn> {
             }
         }
         Format::LookupSwitch => {
-            let pad = (4 - (at + 1) % 4) % 4;
-            r.skip(pad as usize, "lookupswitch padding")?;
+            r.skip(switch_padding(at) as usize, "lookupswitch padding")?;
             let default = target(at, r.i32("default")?, len)?;
             let n = r.i32("npairs")?;
             if n < 0 || n as usize * 8 > r.remaining() {
@@ -501,7 +509,7 @@ pub fn encode_at<T>(
             targets,
         } => {
             out.put_u8(op::TABLESWITCH);
-            for _ in 0..(4 - (at + 1) % 4) % 4 {
+            for _ in 0..switch_padding(at) {
                 out.put_u8(0);
             }
             out.put_i32(rel(default)?);
@@ -513,7 +521,7 @@ pub fn encode_at<T>(
         }
         Insn::LookupSwitch { default, pairs } => {
             out.put_u8(op::LOOKUPSWITCH);
-            for _ in 0..(4 - (at + 1) % 4) % 4 {
+            for _ in 0..switch_padding(at) {
                 out.put_u8(0);
             }
             out.put_i32(rel(default)?);

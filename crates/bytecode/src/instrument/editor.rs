@@ -90,6 +90,8 @@ enum Mode {
 
 #[derive(Debug, Default)]
 struct Layout {
+    /// Trampoline ids placed in each gap (before unit j), in order.
+    by_gap: BTreeMap<usize, Vec<usize>>,
     gap_start: Vec<u32>,
     tramp_pos: Vec<u32>,
     unit_start: Vec<u32>,
@@ -249,7 +251,12 @@ impl CodeEditor {
 
     fn layout(&self, modes: &[Mode], tramps: &[(usize, usize)]) -> Layout {
         let n = self.units.len();
+        let mut by_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (id, (gap, _)) in tramps.iter().enumerate() {
+            by_gap.entry(*gap).or_default().push(id);
+        }
         let mut l = Layout {
+            by_gap,
             gap_start: Vec::with_capacity(n + 1),
             tramp_pos: vec![0; tramps.len()],
             unit_start: Vec::with_capacity(n),
@@ -257,14 +264,10 @@ impl CodeEditor {
             landing: Vec::with_capacity(n),
             end: 0,
         };
-        let mut by_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (id, (gap, _)) in tramps.iter().enumerate() {
-            by_gap.entry(*gap).or_default().push(id);
-        }
         let mut at = 0u32;
         for j in 0..=n {
             l.gap_start.push(at);
-            if let Some(ids) = by_gap.get(&j) {
+            if let Some(ids) = l.by_gap.get(&j) {
                 for &id in ids {
                     l.tramp_pos[id] = at;
                     at += 5;
@@ -410,15 +413,11 @@ impl CodeEditor {
 
         // Emit.
         let mut out = Vec::with_capacity(layout.end as usize);
-        let mut by_gap: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (id, (gap, _)) in tramps.iter().enumerate() {
-            by_gap.entry(*gap).or_default().push(id);
-        }
         let no_target = |_: &usize| -> Result<i32> {
             Err(Error::Rewrite("unexpected branch in inserted code".into()))
         };
         for j in 0..=n {
-            for &id in by_gap.get(&j).map_or(&[][..], Vec::as_slice) {
+            for &id in layout.by_gap.get(&j).map_or(&[][..], Vec::as_slice) {
                 let at = out.len() as u32;
                 let t = layout.landing[tramps[id].1];
                 insn::encode_at(

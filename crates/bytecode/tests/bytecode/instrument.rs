@@ -160,8 +160,7 @@ fn static_reset_restores_initial_state() {
     let statics = map.class("examples/Statics").unwrap();
     assert_eq!(statics.reset_method.as_deref(), Some("__ferrosuite_reset"));
     assert_eq!(statics.definalized, ["TABLE"]);
-    let cp = format!("{}:{}", java::tools().display(), inst.display());
-    let out = java::java(&["-Xverify:all", "-cp", &cp, "ferrosuite.tools.ResetCheck"]);
+    let out = java::run_tool("ResetCheck", &inst);
     assert_eq!(
         out,
         "initial 0/100/0/init;\nchanged 2/103/2/init;\nreset 0/100/0/init;\nagain 1/101/1/init;\n\
@@ -204,8 +203,7 @@ fn enums_keep_identity_and_constant_values_are_restored() {
         std::fs::write(p, c.to_bytes().unwrap()).unwrap();
     }
     let (inst, _) = instrument_dir(&input, "constant-value-inst");
-    let cp = format!("{}:{}", java::tools().display(), inst.display());
-    let out = java::java(&["-Xverify:all", "-cp", &cp, "ferrosuite.tools.ResetCheck"]);
+    let out = java::run_tool("ResetCheck", &inst);
     assert!(
         out.starts_with("initial 5/100/0/init;\nchanged 7/113/2/init;\nreset 5/100/0/init;\nagain 6/106/1/init;\n"),
         "{out}"
@@ -216,8 +214,7 @@ fn enums_keep_identity_and_constant_values_are_restored() {
 fn static_initialisers_never_abort() {
     let (j8, _) = java::fixtures();
     let (inst, _) = instrument_dir(j8, "inst-abort");
-    let cp = format!("{}:{}", java::tools().display(), inst.display());
-    let out = java::java(&["-Xverify:all", "-cp", &cp, "ferrosuite.tools.AbortCheck"]);
+    let out = java::run_tool("AbortCheck", &inst);
     assert_eq!(
         out,
         "initialised examples.Statics\nstate threw org.ferrosuite.rt.AbortError: test aborted\nstate 0/100/0/init;\n"

@@ -103,6 +103,17 @@ pub fn tools() -> &'static PathBuf {
     })
 }
 
+/// Runs one of the Java tools (`ferrosuite.tools.<name>`) against classes under `-Xverify:all`.
+pub fn run_tool(name: &str, classes: &Path) -> String {
+    let cp = format!("{}:{}", tools().display(), classes.display());
+    java(&[
+        "-Xverify:all",
+        "-cp",
+        &cp,
+        &format!("ferrosuite.tools.{name}"),
+    ])
+}
+
 /// All `.class` files under a directory, as (relative path, bytes).
 pub fn class_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
