@@ -92,10 +92,7 @@ fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
     };
     for e in cp.entries() {
         if let Ok(input) = std::fs::canonicalize(e.path()) {
-            if out_abs == input
-                || out_abs.starts_with(&input)
-                || (e.kind() == "directory" && input.starts_with(&out_abs))
-            {
+            if out_abs == input || out_abs.starts_with(&input) || input.starts_with(&out_abs) {
                 return Err(Error::BadClassPathEntry {
                     path: out.to_path_buf(),
                     detail: format!("output directory overlaps the input {}", e.path().display()),

@@ -373,3 +373,38 @@ fn redirection_reaches_calls_method_references_and_fields() {
         "cannot rewrite code: cannot redirect java/lang/System.exit(I)V to examples/Guard.exit(J)V: descriptors differ"
     );
 }
+
+#[test]
+fn inputs_inside_the_output_directory_are_refused() {
+    // A jar inside the output directory could be overwritten by an entry of the same path.
+    let (j8, _) = java::fixtures();
+    let out = java::tmp("jar-inside-out");
+    let jar = out.join("lib.jar");
+    let jar_tool = ferrosuite_bytecode::classpath::find_java_home()
+        .unwrap()
+        .join("bin/jar");
+    let st = std::process::Command::new(jar_tool)
+        .args([
+            "cf",
+            &jar.display().to_string(),
+            "-C",
+            &j8.display().to_string(),
+            ".",
+        ])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let before = std::fs::read(&jar).unwrap();
+    let cp = ClassPath::parse(&jar.display().to_string()).unwrap();
+    let cfg = OfflineConfig {
+        overwrite: true,
+        ..OfflineConfig::default()
+    };
+    let err = offline::instrument_classpath(&cp, &out, &cfg, |_, _| {}).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("output directory overlaps the input"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&jar).unwrap(), before);
+}
