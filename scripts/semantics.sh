@@ -15,7 +15,8 @@ jars=("$@")
 [ ${#jars[@]} -gt 0 ] || jars=(commons-lang3 guava joda-time commons-math3 commons-collections4)
 work=${WORK:-$(mktemp -d /tmp/ferrosuite-semantics.XXXXXX)}
 mkdir -p "$work"
-cargo build -q --release -p ferrosuite -p ferrosuite-bytecode --example jacoco_compare --manifest-path "$root/Cargo.toml"
+cargo build -q --release -p ferrosuite --manifest-path "$root/Cargo.toml"
+cargo build -q --release -p ferrosuite-bytecode --example jacoco_compare --manifest-path "$root/Cargo.toml"
 fs=$root/target/release/ferrosuite
 compare=$root/target/release/examples/jacoco_compare
 "$root"/scripts/java-tools.sh "$work/tools"
