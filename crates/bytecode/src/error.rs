@@ -144,15 +144,6 @@ impl Error {
             inner: Box::new(self),
         }
     }
-
-    /// The innermost error, below all [`Error::In`] wrappers.
-    #[must_use]
-    pub fn root(&self) -> &Error {
-        match self {
-            Error::In { inner, .. } => inner.root(),
-            other => other,
-        }
-    }
 }
 
 /// Turns an I/O error into [`Error::Io`] naming `path` (for `map_err`).

@@ -555,43 +555,6 @@ pub fn encode_all(insns: &[(u32, Insn)]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// A one-line disassembly of an instruction, for dumps and messages.
-#[must_use]
-pub fn display(insn: &Insn) -> String {
-    match insn {
-        Insn::Simple(o) => op::name(*o).to_string(),
-        Insn::Local { op: o, index, wide } => {
-            format!(
-                "{}{} {index}",
-                if *wide { "wide " } else { "" },
-                op::name(*o)
-            )
-        }
-        Insn::Iinc { index, delta, .. } => format!("iinc {index} {delta}"),
-        Insn::Bipush(v) => format!("bipush {v}"),
-        Insn::Sipush(v) => format!("sipush {v}"),
-        Insn::Ldc { op: o, index } | Insn::Cp { op: o, index } => {
-            format!("{} {index}", op::name(*o))
-        }
-        Insn::InvokeInterface { index, count, .. } => format!("invokeinterface {index} {count}"),
-        Insn::InvokeDynamic { index, .. } => format!("invokedynamic {index}"),
-        Insn::MultiANewArray { index, dims } => format!("multianewarray {index} {dims}"),
-        Insn::NewArray(t) => format!("newarray {t}"),
-        Insn::Branch { op: o, target } => format!("{} {target}", op::name(*o)),
-        Insn::TableSwitch {
-            default,
-            low,
-            high,
-            targets,
-        } => {
-            format!("tableswitch {low}..={high} {targets:?} default {default}")
-        }
-        Insn::LookupSwitch { default, pairs } => {
-            format!("lookupswitch {pairs:?} default {default}")
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -197,15 +197,4 @@ impl ProbeMap {
     pub fn class(&self, name: &str) -> Option<&ClassProbes> {
         self.classes.iter().find(|c| c.name == name)
     }
-
-    /// Total branch outcomes over all instrumented methods.
-    #[must_use]
-    pub fn outcome_count(&self) -> usize {
-        self.classes
-            .iter()
-            .flat_map(|c| &c.methods)
-            .flat_map(|m| &m.branches)
-            .map(|b| b.outcomes.len())
-            .sum()
-    }
 }

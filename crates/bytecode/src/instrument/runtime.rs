@@ -4,12 +4,3 @@
 //! them in its JVM.
 
 include!(concat!(env!("OUT_DIR"), "/runtime_classes.rs"));
-
-/// The class file of a runtime class by internal name.
-#[must_use]
-pub fn class_bytes(internal_name: &str) -> Option<&'static [u8]> {
-    CLASSES
-        .iter()
-        .find(|(n, _)| *n == internal_name)
-        .map(|(_, b)| *b)
-}

@@ -24,15 +24,15 @@ fn bin(tool: &str) -> PathBuf {
         .join(tool)
 }
 
-/// Runs `java` with the arguments; returns stdout, panicking with stderr on failure.
-pub fn java(args: &[&str]) -> String {
-    let out = Command::new(bin("java"))
+/// Runs a JDK tool; returns its stdout, panicking with its output on failure.
+fn run_jdk(tool: &str, args: &[&str]) -> String {
+    let out = Command::new(bin(tool))
         .args(args)
         .output()
-        .expect("cannot run java");
+        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
     assert!(
         out.status.success(),
-        "java {args:?} failed ({}):\n{}\n{}",
+        "{tool} {args:?} failed ({}):\n{}\n{}",
         out.status,
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
@@ -40,16 +40,14 @@ pub fn java(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Runs `java`; returns stdout.
+pub fn java(args: &[&str]) -> String {
+    run_jdk("java", args)
+}
+
+/// Runs `javac`.
 pub fn javac(args: &[&str]) {
-    let out = Command::new(bin("javac"))
-        .args(args)
-        .output()
-        .expect("cannot run javac");
-    assert!(
-        out.status.success(),
-        "javac {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_jdk("javac", args);
 }
 
 fn sources(dir: &Path) -> Vec<String> {
