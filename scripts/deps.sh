@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ferrosuite's tests use (a JDK, the subject jars, JaCoCo, ASM,
+# Installs the Debian packages ferrosuite's tests use (a JDK, the subject jars, JaCoCo, ASM, Graphviz,
 # JUnit 5, Mockito) when any is missing. Needs root (or sudo) and apt; does nothing when all
 # are present.
 set -euo pipefail
 pkgs=(default-jdk-headless unzip libcommons-lang3-java libguava-java libjoda-time-java libcommons-math3-java
-      libcommons-collections4-java libjacoco-java libasm-java junit5 libmockito-java)
+      libcommons-collections4-java libjacoco-java libasm-java junit5 libmockito-java graphviz)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

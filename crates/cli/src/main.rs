@@ -4,6 +4,8 @@
 //! Exit codes: 0 success; 1 error (bad input, I/O); 2 usage error; 3 completed, but some classes
 //! could not be processed (listed in the output and the report).
 
+mod analyze;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +79,47 @@ enum Command {
         /// (repeatable), with each outcome's hits and smallest distance.
         #[arg(long)]
         detail: Vec<String>,
+    },
+    /// Print the branches, goals and goal hierarchy of a class, the coupled branches of a
+    /// caller/callee pair (Cling), or counts over every class of a class path; write DOT graphs.
+    #[command(group = clap::ArgGroup::new("target").required(true).args(["class", "caller", "all", "pairs"]))]
+    Analyze {
+        /// Class path: directories, jars, jmods, `jrt` / `jrt:<java home>`, separated by ':'.
+        #[arg(long, short = 'c')]
+        classpath: String,
+        /// The class to analyse (e.g. com.example.Stack).
+        class: Option<String>,
+        /// Caller class of a pair (with --callee).
+        #[arg(long, requires = "callee")]
+        caller: Option<String>,
+        /// Callee class of a pair (with --caller).
+        #[arg(long, requires = "caller")]
+        callee: Option<String>,
+        /// Analyse every class of the first class-path entry and print counts.
+        #[arg(long)]
+        all: bool,
+        /// Rank the caller/callee pairs of the first class-path entry by coupled branches and
+        /// print the first N.
+        #[arg(long, value_name = "N")]
+        pairs: Option<usize>,
+        /// With --all: only the classes of this module of a JDK (e.g. java.base).
+        #[arg(long, requires = "all")]
+        module: Option<String>,
+        /// Only this method (a name, or name and descriptor such as `push(I)V`).
+        #[arg(long)]
+        method: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Write DOT graphs (and SVG when Graphviz's `dot` is installed) into this directory.
+        #[arg(long)]
+        dot: Option<PathBuf>,
+        /// Replace files in a non-empty --dot directory.
+        #[arg(long)]
+        overwrite: bool,
+        /// Leave out the edges into exception handlers.
+        #[arg(long)]
+        no_exception_edges: bool,
     },
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
@@ -239,6 +282,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Analyze {
+            classpath,
+            class,
+            caller,
+            callee,
+            all,
+            pairs,
+            module,
+            method,
+            format,
+            dot,
+            overwrite,
+            no_exception_edges,
+        } => analyze::run(&analyze::Request {
+            classpath,
+            target: analyze::Target::from_options(class, caller, callee, all, module, pairs)?,
+            method,
+            json: format == Format::Json,
+            dot,
+            overwrite,
+            no_exception_edges,
+        }),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)
                 .with_context(|| format!("cannot open class path {classpath:?}"))?;

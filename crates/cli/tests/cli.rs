@@ -267,3 +267,235 @@ fn roundtrip_reports_identical_counts() {
         .collect();
     golden("roundtrip.txt", &text);
 }
+
+#[test]
+fn analyze_class_and_pair() {
+    let cp = fixtures().join("java8").display().to_string();
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    golden("analyze-stack.txt", &String::from_utf8_lossy(&o.stdout));
+    let o = ferrosuite(&[
+        "analyze",
+        "-c",
+        &cp,
+        "--caller",
+        "cling.Person",
+        "--callee",
+        "cling.Car",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    golden(
+        "analyze-person-car.txt",
+        &String::from_utf8_lossy(&o.stdout),
+    );
+
+    // JSON in the shape the README documents.
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["class"], "examples.Stack");
+    assert_eq!(v["branches"].as_array().unwrap().len(), 8);
+    assert_eq!(v["branches"][2]["line"], 17);
+    assert_eq!(v["branches"][2]["outcome"], "taken");
+    assert_eq!(v["branches"][2]["controls"], serde_json::json!(["entry"]));
+    assert_eq!(
+        v["branches"][6]["controls"],
+        serde_json::json!(["entry", {"branch": 7}])
+    );
+    assert_eq!(v["goals"][8], serde_json::json!({"id": 8, "method": 0}));
+    assert_eq!(v["hierarchy"]["roots"].as_array().unwrap().len(), 9);
+    let push = &v["methods"][1];
+    assert_eq!(push["name"], "push");
+    assert_eq!(push["branches"], serde_json::json!([0, 1, 2, 3]));
+    assert_eq!(push["calls"][0]["intra_class"], "resize()V");
+    let o = ferrosuite(&[
+        "analyze",
+        "-c",
+        &cp,
+        "--caller",
+        "cling.Person",
+        "--callee",
+        "cling.GreenPerson",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["relation"], "caller_is_super");
+    assert_eq!(v["coupled_branches"].as_array().unwrap().len(), 6);
+    assert_eq!(v["call_sites"][0]["caller_branches"][0]["line"], 5);
+    assert_eq!(
+        v["covering_methods"],
+        serde_json::json!(["cling.Person.driveToHome()V"])
+    );
+
+    // --method narrows the tables; an unknown one is an error.
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack", "--method", "pop"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("pop()I") && !text.contains("push(I)V  "),
+        "{text}"
+    );
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack", "--method", "peek"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: class examples.Stack declares no method peek\n"
+    );
+}
+
+#[test]
+fn analyze_writes_dot_files_and_respects_existing_ones() {
+    let cp = fixtures().join("java8").display().to_string();
+    let dir = tmp("cli-dot").join("graphs");
+    let d = dir.display().to_string();
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack", "--dot", &d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".dot"))
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "examples.Stack.0-_init_.cdg.dot",
+            "examples.Stack.0-_init_.cfg.dot",
+            "examples.Stack.1-push.cdg.dot",
+            "examples.Stack.1-push.cfg.dot",
+            "examples.Stack.2-pop.cdg.dot",
+            "examples.Stack.2-pop.cfg.dot",
+            "examples.Stack.3-resize.cdg.dot",
+            "examples.Stack.3-resize.cfg.dot",
+            "examples.Stack.ccfg.dot",
+        ]
+    );
+    let graphviz = Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert_eq!(dir.join("examples.Stack.1-push.cfg.svg").exists(), graphviz);
+    // A second run into the same directory is refused unless --overwrite.
+    let o = ferrosuite(&["analyze", "-c", &cp, "examples.Stack", "--dot", &d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not empty (pass --overwrite"));
+    let o = ferrosuite(&[
+        "analyze",
+        "-c",
+        &cp,
+        "--caller",
+        "cling.Person",
+        "--callee",
+        "cling.Car",
+        "--dot",
+        &d,
+        "--overwrite",
+    ]);
+    assert!(o.status.success());
+    assert!(dir.join("cling.Person--cling.Car.dot").exists());
+}
+
+#[test]
+fn analyze_all_and_pairs_count_and_report_failures() {
+    let root = tmp("cli-analyze-all");
+    let classes = root.join("classes");
+    let st = Command::new("cp")
+        .args([
+            "-r",
+            &fixtures().join("java8").display().to_string(),
+            &classes.display().to_string(),
+        ])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let cp = classes.display().to_string();
+    let o = ferrosuite(&["analyze", "-c", &cp, "--all"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    golden(
+        "analyze-all.txt",
+        &normalise(
+            &String::from_utf8_lossy(&o.stdout),
+            &[(&classes, "<CLASSES>")],
+        ),
+    );
+    let o = ferrosuite(&["analyze", "-c", &cp, "--pairs", "3"]);
+    assert!(o.status.success());
+    golden(
+        "analyze-pairs.txt",
+        &normalise(
+            &String::from_utf8_lossy(&o.stdout),
+            &[(&classes, "<CLASSES>")],
+        ),
+    );
+    // A class whose code is broken is listed, the rest are still analysed, exit code 3.
+    std::fs::write(
+        classes.join("examples/Broken.class"),
+        b"\xCA\xFE\xBA\xBE\x00\x00\x00\x34\x00",
+    )
+    .unwrap();
+    let o = ferrosuite(&["analyze", "-c", &cp, "--all", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1);
+    assert!(
+        failures[0]
+            .as_str()
+            .unwrap()
+            .starts_with("examples.Broken: "),
+        "{failures:?}"
+    );
+    assert!(v["classes"].as_u64().unwrap() > 10);
+}
+
+#[test]
+fn analyze_bad_input() {
+    let cp = fixtures().join("java8").display().to_string();
+    let err = |args: &[&str]| {
+        let o = ferrosuite(args);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(
+        err(&["analyze", "-c", &cp, "examples.Nope"]),
+        (
+            Some(1),
+            "error: class examples.Nope not found on the class path\n".into()
+        )
+    );
+    assert_eq!(
+        err(&["analyze", "-c", &cp, "examples.Shape"]),
+        (
+            Some(1),
+            "error: class examples.Shape has no method with code to analyse (it is an interface without default or static methods)\n".into()
+        )
+    );
+    assert_eq!(
+        err(&[
+            "analyze",
+            "-c",
+            &cp,
+            "--caller",
+            "cling.Car",
+            "--callee",
+            "cling.Car"
+        ]),
+        (
+            Some(1),
+            "error: pair cling.Car -> cling.Car: caller and callee are the same class\n".into()
+        )
+    );
+    assert_eq!(
+        err(&["analyze", "-c", "/nonexistent", "examples.Stack"]).0,
+        Some(1)
+    );
+    // Usage errors: no target, two targets, a callee without caller.
+    for args in [
+        &["analyze", "-c", &cp][..],
+        &["analyze", "-c", &cp, "examples.Stack", "--all"],
+        &["analyze", "-c", &cp, "--callee", "cling.Car"],
+    ] {
+        assert_eq!(err(args).0, Some(2), "{args:?}");
+    }
+}
