@@ -49,6 +49,10 @@ pub struct Member {
     pub class: Arc<ClassAnalysis>,
     /// The method in it.
     pub method: MethodId,
+    /// False for members a test cannot call on the class itself: private methods and
+    /// constructors of superclasses, which are members only so that inherited code calling them
+    /// is followed.
+    pub callable: bool,
 }
 
 impl Member {
@@ -114,29 +118,44 @@ impl Ccfg {
             exact: HashMap::new(),
         };
         for m in &own.methods {
+            // Only a method that can override (not private, static or a constructor) is left
+            // out for being redefined by the other class.
             let excluded = match scope {
-                Scope::DeclaredExcept(set) => set.contains(&(m.name.clone(), m.descriptor.clone())),
+                Scope::DeclaredExcept(set) => {
+                    !m.is_private()
+                        && !m.is_static()
+                        && !m.name.starts_with('<')
+                        && set.contains(&(m.name.clone(), m.descriptor.clone()))
+                }
                 _ => false,
             };
             if m.body.is_some() && !excluded {
-                ccfg.add(&own, m);
+                ccfg.add(&own, m, true, true);
             }
         }
         if *scope == Scope::WithInherited {
             let mut next = own.super_name.clone();
             while let Some(s) = next.take() {
                 // A superclass missing from the class path ends the chain: its methods cannot be
-                // analysed, and calls to them stay calls out of the class.
+                // analysed, and calls to them stay calls out of the class. A chain that loops
+                // (malformed class files) ends where it would repeat.
+                if ccfg.chain.contains(&s) {
+                    break;
+                }
                 let Ok(sup) = analyzer.class(&s) else { break };
                 ccfg.chain.push(sup.name.clone());
                 for m in &sup.methods {
+                    if m.body.is_none() {
+                        continue;
+                    }
                     let key = (m.name.clone(), m.descriptor.clone());
-                    if m.body.is_some()
-                        && !m.is_private()
-                        && !m.name.starts_with('<')
-                        && !ccfg.virtual_table.contains_key(&key)
-                    {
-                        ccfg.add(&sup, m);
+                    if m.is_private() || m.name.starts_with('<') {
+                        // Not inherited, but run by inherited code (and by `super(...)`).
+                        if m.name != "<clinit>" {
+                            ccfg.add(&sup, m, false, false);
+                        }
+                    } else if !ccfg.virtual_table.contains_key(&key) {
+                        ccfg.add(&sup, m, true, true);
                     }
                 }
                 next.clone_from(&sup.super_name);
@@ -160,15 +179,24 @@ impl Ccfg {
         Ok(ccfg)
     }
 
-    fn add(&mut self, class: &Arc<ClassAnalysis>, m: &MethodAnalysis) {
+    fn add(
+        &mut self,
+        class: &Arc<ClassAnalysis>,
+        m: &MethodAnalysis,
+        dispatch: bool,
+        callable: bool,
+    ) {
         let i = self.members.len();
         self.members.push(Member {
             class: Arc::clone(class),
             method: m.id,
+            callable,
         });
-        self.virtual_table
-            .entry((m.name.clone(), m.descriptor.clone()))
-            .or_insert(i);
+        if dispatch {
+            self.virtual_table
+                .entry((m.name.clone(), m.descriptor.clone()))
+                .or_insert(i);
+        }
         self.exact.insert(
             (class.name.clone(), m.name.clone(), m.descriptor.clone()),
             i,
@@ -181,6 +209,15 @@ impl Ccfg {
     #[must_use]
     pub fn lookup(&self, site: &CallSite) -> Option<usize> {
         let key = (site.name.clone(), site.descriptor.clone());
+        // A private method is called directly whatever the instruction (javac 11+ calls them with
+        // invokevirtual).
+        if let Some(&i) = self
+            .exact
+            .get(&(site.owner.clone(), key.0.clone(), key.1.clone()))
+            && self.members[i].analysis().is_private()
+        {
+            return Some(i);
+        }
         if site.is_virtual() {
             return self.virtual_table.get(&key).copied();
         }

@@ -150,19 +150,31 @@ impl CoupledBranches {
                 } else {
                     match relation {
                         Relation::Unrelated => None,
-                        // Calls in R to methods that E redefines.
-                        Relation::CallerIsSuper => (site.is_virtual()
-                            && e_chain.contains(&site.owner)
-                            && redefined_by_e
-                                .contains(&(site.name.clone(), site.descriptor.clone())))
-                        .then(|| ec.find(&site.name, &site.descriptor))
-                        .flatten(),
-                        // Calls in R to methods inherited from E and not redefined by R.
+                        // Calls in R to methods that E redefines: virtual calls whose target,
+                        // as declared along the chain from the owner, is overridable.
+                        Relation::CallerIsSuper => {
+                            let key = (site.name.clone(), site.descriptor.clone());
+                            if site.is_virtual()
+                                && e_chain.contains(&site.owner)
+                                && redefined_by_e.contains(&key)
+                                && declaring(analyzer, &site.owner, &key)
+                                    .is_some_and(|(_, private)| !private)
+                            {
+                                ec.find(&site.name, &site.descriptor)
+                            } else {
+                                None
+                            }
+                        }
+                        // Calls in R to methods inherited from E and not redefined in between:
+                        // the first class declaring the method, from the owner up, is E.
                         Relation::CallerIsSub => {
-                            let owner_in_chain = site.owner == r.name
-                                || (r_chain.contains(&site.owner)
-                                    && e_chain.iter().all(|s| *s != site.owner));
-                            if owner_in_chain && rc.lookup(site).is_none() {
+                            let in_chain = site.owner == r.name || r_chain.contains(&site.owner);
+                            let key = (site.name.clone(), site.descriptor.clone());
+                            if in_chain
+                                && site.name != "<init>"
+                                && declaring(analyzer, &site.owner, &key)
+                                    .is_some_and(|(c, private)| c == e.name && !private)
+                            {
                                 ec.lookup(site)
                             } else {
                                 None
@@ -221,6 +233,28 @@ impl CoupledBranches {
     }
 }
 
+/// The first class declaring `key` (name, descriptor) along the superclass chain from `start`,
+/// and whether it declares it private; `None` when no class on the class path does.
+fn declaring(
+    analyzer: &Analyzer<'_>,
+    start: &str,
+    key: &(String, String),
+) -> Option<(String, bool)> {
+    let mut seen = HashSet::new();
+    let mut next = Some(start.to_string());
+    while let Some(c) = next.take() {
+        if !seen.insert(c.clone()) {
+            break;
+        }
+        let Ok(a) = analyzer.class(&c) else { break };
+        if let Some(m) = a.find_method(&key.0, &key.1) {
+            return Some((a.name.clone(), m.is_private()));
+        }
+        next.clone_from(&a.super_name);
+    }
+    None
+}
+
 /// `(name, descriptor)` of the methods of `c` that can override or be overridden: not static,
 /// not private, not constructors.
 fn overridable(c: &ClassAnalysis) -> BTreeSet<(String, String)> {
@@ -232,7 +266,8 @@ fn overridable(c: &ClassAnalysis) -> BTreeSet<(String, String)> {
 }
 
 /// `B_R(s)` for the call site in `block` of member `i` (Definition 3.1), following the CCFG's
-/// call edges when the site depends on its method's entry.
+/// call edges when the site depends on its method's entry, and looking through non-branch
+/// edges (into handlers, out of protected blocks) to the branches controlling their source.
 fn caller_branches(rc: &Ccfg, i: usize, block: BlockId) -> Vec<BranchRef> {
     let mut out = BTreeSet::new();
     let mut seen = HashSet::from([(i, block)]);
@@ -256,6 +291,13 @@ fn caller_branches(rc: &Ccfg, i: usize, block: BlockId) -> Vec<BranchRef> {
                             class: member.class.name.clone(),
                             branch: br,
                         });
+                    } else {
+                        // An exceptional or fall-through edge out of a block with several
+                        // successors: what decides it is what controls its source.
+                        let at = (m, body.cfg.edge(*e).from);
+                        if seen.insert(at) {
+                            work.push(at);
+                        }
                     }
                 }
             }
@@ -274,7 +316,14 @@ fn callee_branches(ec: &Ccfg, callee: usize) -> Vec<BranchRef> {
         let member = &ec.members[m];
         let Some(body) = member.body() else { continue };
         for b in body.branch_ids() {
-            if member.class.branch(b).reachable {
+            let br = member.class.branch(b);
+            // A branching node has more than one outgoing edge: a switch whose every key goes
+            // to the default has a single outcome and is not one.
+            let outcomes = body
+                .branch_ids()
+                .filter(|&o| member.class.branch(o).offset == br.offset)
+                .count();
+            if br.reachable && outcomes > 1 {
                 out.insert(BranchRef {
                     class: member.class.name.clone(),
                     branch: b,
@@ -292,14 +341,18 @@ fn callee_branches(ec: &Ccfg, callee: usize) -> Vec<BranchRef> {
 
 /// Members of R that contain a call site or reach one through intra-class calls.
 fn covering_methods(rc: &Ccfg, sites: &[CouplingSite]) -> Vec<usize> {
-    let mut covering: BTreeSet<usize> = sites.iter().map(|s| s.caller).collect();
-    let mut queue: VecDeque<usize> = covering.iter().copied().collect();
+    let mut reach: BTreeSet<usize> = sites.iter().map(|s| s.caller).collect();
+    let mut queue: VecDeque<usize> = reach.iter().copied().collect();
     while let Some(m) = queue.pop_front() {
         for call in rc.calls_to(m) {
-            if covering.insert(call.caller) {
+            if reach.insert(call.caller) {
                 queue.push_back(call.caller);
             }
         }
     }
-    covering.into_iter().collect()
+    // Superclass constructors and private methods are followed, but a test cannot call them.
+    reach
+        .into_iter()
+        .filter(|&m| rc.members[m].callable)
+        .collect()
 }

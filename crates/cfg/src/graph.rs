@@ -377,7 +377,7 @@ impl Cfg {
                 }
                 _ if (op::IRETURN..=op::RETURN).contains(&o) => push(Self::EXIT, EdgeKind::Return),
                 _ if o == op::ATHROW => {
-                    if !catch_all_covers(*offset) {
+                    if !(exception_edges && catch_all_covers(*offset)) {
                         push(Self::EXIT, EdgeKind::Throw);
                     }
                 }
@@ -458,8 +458,10 @@ impl Cfg {
         }
     }
 
-    /// Adds a [`EdgeKind::NoExit`] edge out of every sink strongly connected component that
-    /// cannot reach the exit (from its block with the highest offset: usually the jump back).
+    /// Adds [`EdgeKind::NoExit`] edges out of every sink strongly connected component that
+    /// cannot reach the exit: from each of its blocks that jumps back (to a block that does not
+    /// come later in the code), or from its last block when none does. Leaving the loop where it
+    /// jumps back keeps the blocks inside the loop from post-dominating each other's branches.
     fn connect_endless_loops(&mut self) {
         let n = self.blocks.len();
         let mut reaches = vec![false; n];
@@ -495,13 +497,28 @@ impl Cfg {
                     .iter()
                     .all(|&e| comp[self.edges[e.index()].to.index()] == c)
             });
-            if sink
-                && let Some(last) = scc
+            if !sink {
+                continue;
+            }
+            let blocks: Vec<BlockId> = scc.iter().map(|v| BlockId(v.index() as u32)).collect();
+            let jumps_back = |b: &BlockId| {
+                self.succ[b.index()].iter().any(|&e| {
+                    let to = self.edges[e.index()].to;
+                    comp[to.index()] == c
+                        && self.blocks[to.index()].start <= self.blocks[b.index()].start
+                })
+            };
+            let back: Vec<BlockId> = blocks.iter().copied().filter(jumps_back).collect();
+            if back.is_empty() {
+                if let Some(last) = blocks
                     .iter()
-                    .map(|v| BlockId(v.index() as u32))
+                    .copied()
                     .max_by_key(|b| (self.blocks[b.index()].start, b.0))
-            {
-                added.insert(last);
+                {
+                    added.insert(last);
+                }
+            } else {
+                added.extend(back);
             }
         }
         for from in added {
@@ -792,6 +809,30 @@ mod tests {
                 (4, 1, EdgeKind::Return),
             ]
         );
+        Ok(())
+    }
+
+    #[test]
+    fn athrow_under_a_catch_all_reaches_the_exit_without_exception_edges()
+    -> std::result::Result<(), CodeError> {
+        // 0: aconst_null; 1: athrow | 2: astore_1; 3: return; try [0, 2) catch any -> 2
+        let cp = ConstantPool::new();
+        let h = ExceptionHandler {
+            start_pc: 0,
+            end_pc: 2,
+            handler_pc: 2,
+            catch_type: CpIndex(0),
+        };
+        let cfg = Cfg::build(&code(&[0x01, 0xbf, 0x4c, 0xb1], vec![h]), &cp, false)?;
+        assert_eq!(
+            shape(&cfg),
+            [
+                (0, 2, EdgeKind::Entry),
+                (2, 1, EdgeKind::Throw),
+                (3, 1, EdgeKind::Return),
+            ]
+        );
+        assert!(!cfg.has_endless_loop());
         Ok(())
     }
 

@@ -142,11 +142,16 @@ impl<'cp> Analyzer<'cp> {
         })
     }
 
-    /// The strict superclasses of a class, nearest first, as far as the class path has them.
+    /// The strict superclasses of a class, nearest first, as far as the class path has them
+    /// (a chain that loops back on itself ends where it would repeat).
     pub fn superclasses(&self, name: &str) -> Result<Vec<String>> {
-        let mut out = Vec::new();
-        let mut next = self.cp.header(&name.replace('.', "/"))?.super_name.clone();
+        let start = name.replace('.', "/");
+        let mut out: Vec<String> = Vec::new();
+        let mut next = self.cp.header(&start)?.super_name.clone();
         while let Some(s) = next {
+            if s == start || out.contains(&s) {
+                break;
+            }
             next = match self.cp.header(&s) {
                 Ok(h) => h.super_name.clone(),
                 Err(_) => None,

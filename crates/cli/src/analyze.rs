@@ -294,11 +294,11 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                 .collect(),
             hierarchy: &c.hierarchy,
         };
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        out!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         let with_code = c.methods.iter().filter(|m| m.body.is_some()).count();
         let method_goals = c.goals.len() - c.branches.len();
-        println!(
+        out!(
             "class {}: {} methods ({with_code} with code), {} branches, {} goals ({} branch, {method_goals} method)",
             c.binary_name(),
             c.methods.len(),
@@ -306,14 +306,20 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
             c.goals.len(),
             c.branches.len(),
         );
-        println!(
+        out!(
             "\n{:<40} {:>6} {:>6} {:>8} {:>5} {:>9} {:>8}",
-            "method", "blocks", "edges", "branches", "dead", "exception", "endless"
+            "method",
+            "blocks",
+            "edges",
+            "branches",
+            "dead",
+            "exception",
+            "endless"
         );
         for m in &selected {
             match &m.body {
-                None => println!("{:<40} (no code)", m.signature()),
-                Some(b) => println!(
+                None => out!("{:<40} (no code)", m.signature()),
+                Some(b) => out!(
                     "{:<40} {:>6} {:>6} {:>8} {:>5} {:>9} {:>8}",
                     m.signature(),
                     b.cfg.blocks().len(),
@@ -329,16 +335,23 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                 ),
             }
         }
-        println!(
+        out!(
             "\n{:<5} {:<28} {:>6} {:>6} {:<13} {:<12} {:>6} {:>5}  controls",
-            "id", "method", "offset", "line", "opcode", "outcome", "to", "depth"
+            "id",
+            "method",
+            "offset",
+            "line",
+            "opcode",
+            "outcome",
+            "to",
+            "depth"
         );
         for b in c
             .branches
             .iter()
             .filter(|b| selected.iter().any(|m| m.id == b.method))
         {
-            println!(
+            out!(
                 "{:<5} {:<28} {:>6} {:>6} {:<13} {:<12} {:>6} {:>5}  {}{}",
                 b.id.to_string(),
                 c.method(b.method).signature(),
@@ -352,8 +365,15 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                 if b.reachable { "" } else { " (dead code)" },
             );
         }
-        println!("\ngoals (DynaMOSA hierarchy)");
+        out!("\ngoals (DynaMOSA hierarchy)");
         for (i, g) in c.goals.iter().enumerate() {
+            let method = match g {
+                Goal::Branch(b) => c.branch(*b).method,
+                Goal::Method(m) => *m,
+            };
+            if !selected.iter().any(|m| m.id == method) {
+                continue;
+            }
             let what = match g {
                 Goal::Branch(b) => format!("branch {b}"),
                 Goal::Method(m) => format!("method {}", c.method(*m).signature()),
@@ -376,13 +396,22 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                         .join(" ")
                 )
             };
-            println!("  g{i:<4} {root} {what}{kids}");
+            out!("  g{i:<4} {root} {what}{kids}");
         }
-        if !ccfg.calls.is_empty() {
-            println!("\nintra-class calls (CCFG)");
-            for k in &ccfg.calls {
+        let calls: Vec<_> = ccfg
+            .calls
+            .iter()
+            .filter(|k| {
+                selected
+                    .iter()
+                    .any(|m| m.id == ccfg.members[k.caller].method)
+            })
+            .collect();
+        if !calls.is_empty() {
+            out!("\nintra-class calls (CCFG)");
+            for k in calls {
                 let s = ccfg.site(k);
-                println!(
+                out!(
                     "  {} @{} {} -> {}",
                     ccfg.members[k.caller].analysis().signature(),
                     s.offset,
@@ -421,7 +450,7 @@ struct BranchJson {
     method: String,
     offset: u32,
     line: Option<u16>,
-    outcome: String,
+    outcome: Option<ferrosuite_cfg::Outcome>,
     target_line: Option<u16>,
 }
 
@@ -459,7 +488,7 @@ fn branch_json(cb: &CoupledBranches, r: &BranchRef) -> BranchJson {
         },
         offset: b.map_or(0, |b| b.offset),
         line: b.and_then(|b| b.line),
-        outcome: b.map_or_else(String::new, |b| b.outcome.to_string()),
+        outcome: b.map(|b| b.outcome),
         target_line: b.and_then(|b| b.target_line),
     }
 }
@@ -477,7 +506,7 @@ fn pair(analyzer: &Analyzer<'_>, caller: &str, callee: &str, req: &Request) -> R
             b.method,
             b.offset,
             line(b.line),
-            b.outcome,
+            b.outcome.map_or_else(String::new, |o| o.to_string()),
             line(b.target_line)
         )
     };
@@ -535,22 +564,22 @@ fn pair(analyzer: &Analyzer<'_>, caller: &str, callee: &str, req: &Request) -> R
                 .collect(),
             covering_methods: covering,
         };
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        out!("{}", serde_json::to_string_pretty(&json)?);
     } else {
         let relation = match cb.relation {
             ferrosuite_cfg::Relation::Unrelated => "unrelated classes",
             ferrosuite_cfg::Relation::CallerIsSuper => "the callee extends the caller",
             ferrosuite_cfg::Relation::CallerIsSub => "the caller extends the callee",
         };
-        println!("caller {r}, callee {e} ({relation})");
-        println!(
+        out!("caller {r}, callee {e} ({relation})");
+        out!(
             "CCFG sizes: caller {} methods, callee {} methods",
             cb.caller.members.len(),
             cb.callee.members.len()
         );
-        println!("\ncall sites: {}", sites.len());
+        out!("\ncall sites: {}", sites.len());
         for s in &sites {
-            println!(
+            out!(
                 "  {} @{} {} -> {}: |B_R| = {}, |B_E| = {}",
                 s.caller,
                 s.offset,
@@ -560,23 +589,23 @@ fn pair(analyzer: &Analyzer<'_>, caller: &str, callee: &str, req: &Request) -> R
                 s.callee_branches.len()
             );
             for b in &s.caller_branches {
-                println!("      B_R  {}", short(b));
+                out!("      B_R  {}", short(b));
             }
             for b in &s.callee_branches {
-                println!("      B_E  {}", short(b));
+                out!("      B_E  {}", short(b));
             }
         }
-        println!("\ncoupled branches: {}", cb.pairs.len());
+        out!("\ncoupled branches: {}", cb.pairs.len());
         for (a, b) in &cb.pairs {
-            println!(
+            out!(
                 "  ({}, {})",
                 short(&branch_json(&cb, a)),
                 short(&branch_json(&cb, b))
             );
         }
-        println!("\ncovering methods: {}", covering.len());
+        out!("\ncovering methods: {}", covering.len());
         for m in &covering {
-            println!("  {m}");
+            out!("  {m}");
         }
     }
     if let Some(dir) = &req.dot {
@@ -690,28 +719,37 @@ fn all(
         eprintln!("\r[{0:>6}/{0}] analysed ", names.len());
     }
     if req.json {
-        println!("{}", serde_json::to_string_pretty(&t)?);
+        out!("{}", serde_json::to_string_pretty(&t)?);
     } else {
         let what = module.map_or_else(|| entry.path().display().to_string(), String::from);
-        println!(
+        out!(
             "{what}: {} classes, {} methods ({} with code), {} branches, {} goals ({} method goals)",
-            t.classes, t.methods, t.methods_with_code, t.branches, t.goals, t.method_goals
+            t.classes,
+            t.methods,
+            t.methods_with_code,
+            t.branches,
+            t.goals,
+            t.method_goals
         );
-        println!(
+        out!(
             "blocks {}, edges {}, unreachable blocks {}, call sites {}",
-            t.blocks, t.edges, t.unreachable_blocks, t.call_sites
+            t.blocks,
+            t.edges,
+            t.unreachable_blocks,
+            t.call_sites
         );
-        println!(
+        out!(
             "methods with exceptional edges {}, methods with endless loops {}",
-            t.methods_with_exception_edges, t.methods_with_endless_loops
+            t.methods_with_exception_edges,
+            t.methods_with_endless_loops
         );
-        println!(
+        out!(
             "failures {} (analysed in {:.2} s)",
             t.failures.len(),
             t.seconds
         );
         for f in &t.failures {
-            println!("  failed: {f}");
+            out!("  failed: {f}");
         }
     }
     Ok(if t.failures.is_empty() {
@@ -761,6 +799,8 @@ fn rank_pairs(
             .collect();
         for e in callees {
             match CoupledBranches::analyze(analyzer, r, e) {
+                // Calls that resolve to no method of E with code (or only from dead code).
+                Ok(cb) if cb.sites.is_empty() => {}
                 Ok(cb) => rows.push(PairRank {
                     caller: r.replace('/', "."),
                     callee: e.replace('/', "."),
@@ -796,21 +836,24 @@ fn rank_pairs(
             top: rows,
             failures: failures.clone(),
         };
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        out!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        println!(
+        out!(
             "{}: {total} caller/callee pairs with call sites, {coupled} with coupled branches",
             entry.path().display()
         );
-        println!("{:>8} {:>6}  pair", "coupled", "sites");
+        out!("{:>8} {:>6}  pair", "coupled", "sites");
         for r in &rows {
-            println!(
+            out!(
                 "{:>8} {:>6}  {} -> {}",
-                r.coupled_branches, r.call_sites, r.caller, r.callee
+                r.coupled_branches,
+                r.call_sites,
+                r.caller,
+                r.callee
             );
         }
         for f in &failures {
-            println!("  failed: {f}");
+            out!("  failed: {f}");
         }
     }
     Ok(if failures.is_empty() {

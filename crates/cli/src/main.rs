@@ -4,6 +4,15 @@
 //! Exit codes: 0 success; 1 error (bad input, I/O); 2 usage error; 3 completed, but some classes
 //! could not be processed (listed in the output and the report).
 
+/// `println!` that returns an error instead of panicking when stdout is closed (e.g. piped into
+/// `head`).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod analyze;
 
 use std::io::IsTerminal;
@@ -105,8 +114,8 @@ enum Command {
         /// With --all: only the classes of this module of a JDK (e.g. java.base).
         #[arg(long, requires = "all")]
         module: Option<String>,
-        /// Only this method (a name, or name and descriptor such as `push(I)V`).
-        #[arg(long)]
+        /// Only this method of CLASS (a name, or name and descriptor such as `push(I)V`).
+        #[arg(long, conflicts_with_all = ["caller", "all", "pairs"])]
         method: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -136,6 +145,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of our output went away (`| head`): stop quietly.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)
@@ -173,29 +191,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             })?;
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            out!(
                 "instrumented {} classes ({} copied unchanged, {} failed) into {} in {secs:.2} s",
                 rep.classes_instrumented,
                 rep.classes_copied,
                 rep.failures.len(),
                 out.display()
             );
-            println!(
+            out!(
                 "probes: {} methods, {} lines, {} branch sites with {} outcomes, {} static-reset methods",
-                rep.methods, rep.lines, rep.branch_sites, rep.branch_outcomes, rep.static_resets
+                rep.methods,
+                rep.lines,
+                rep.branch_sites,
+                rep.branch_outcomes,
+                rep.static_resets
             );
-            println!(
+            out!(
                 "resources copied: {}; probe map: {}",
                 rep.resources_copied,
                 out.join(offline::MAP_FILE).display()
             );
             for m in &rep.methods_skipped {
-                println!("method left uninstrumented: {m}");
+                out!("method left uninstrumented: {m}");
             }
             for f in &rep.failures {
-                println!("class not instrumented: {}: {}", f.origin, f.error);
+                out!("class not instrumented: {}: {}", f.origin, f.error);
             }
-            println!(
+            out!(
                 "run: java -cp {}:<libraries> -Dferrosuite.probes.out=probes.txt <Main>",
                 out.display()
             );
@@ -226,19 +248,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ProbeData::parse(&data_text).with_context(|| format!("{}", data.display()))?;
             let cov = coverage(&map, &data);
             if format == Format::Json {
-                println!("{}", serde_json::to_string_pretty(&cov)?);
+                out!("{}", serde_json::to_string_pretty(&cov)?);
                 return Ok(ExitCode::SUCCESS);
             }
             let width = cov.iter().map(|c| c.class.len()).max().unwrap_or(5).max(5);
-            println!(
+            out!(
                 "{:<width$}  {:>15}  {:>15}  {:>15}",
-                "class", "branches", "lines", "methods"
+                "class",
+                "branches",
+                "lines",
+                "methods"
             );
             for c in &cov {
                 let cell = |k: &ferrosuite_bytecode::instrument::data::Counter| {
                     format!("{}/{} {:>5.1}%", k.covered, k.total, k.percent())
                 };
-                println!(
+                out!(
                     "{:<width$}  {:>15}  {:>15}  {:>15}",
                     c.class,
                     cell(&c.branches),
@@ -250,17 +275,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let dotted = c.name.replace('/', ".");
                 detail.iter().any(|p| dotted.starts_with(p.as_str()))
             }) {
-                println!("\n{}", class.name.replace('/', "."));
+                out!("\n{}", class.name.replace('/', "."));
                 for m in &class.methods {
                     let calls = data.methods.get(&m.id.0).copied().unwrap_or(0);
-                    println!("  {}{}  entered {calls}x", m.name, m.descriptor);
+                    out!("  {}{}  entered {calls}x", m.name, m.descriptor);
                     for site in &m.branches {
                         let line = site.line.map_or_else(|| "?".to_string(), |l| l.to_string());
                         let kind = match &site.kind {
                             BranchKind::Jump { opcode } => opcode.clone(),
                             BranchKind::Switch { .. } => "switch".to_string(),
                         };
-                        println!("    line {line:>4} @{:<4} {kind}", site.offset);
+                        out!("    line {line:>4} @{:<4} {kind}", site.offset);
                         for o in &site.outcomes {
                             let (hits, dist) = data
                                 .branches
@@ -272,9 +297,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             } else {
                                 "not reached".into()
                             };
-                            println!(
+                            out!(
                                 "      {:<10} -> @{:<4} hits {hits:<5} distance {dist}",
-                                o.label, o.target
+                                o.label,
+                                o.target
                             );
                         }
                     }
@@ -314,7 +340,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let r = check::round_trip(e)?;
                 all_ok &= r.read == r.files && r.identical == r.read && r.code_identical == r.read;
                 if format == Format::Text {
-                    println!(
+                    out!(
                         "{}: {} class files, {} read, {} identical, {} with identical code ({:.1} MB in {:.2} s)",
                         r.entry,
                         r.files,
@@ -325,16 +351,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         start.elapsed().as_secs_f64()
                     );
                     for (f, err) in &r.errors {
-                        println!("  unreadable: {f}: {err}");
+                        out!("  unreadable: {f}: {err}");
                     }
                     for f in &r.different {
-                        println!("  different: {f}");
+                        out!("  different: {f}");
                     }
                 }
                 results.push(r);
             }
             if format == Format::Json {
-                println!("{}", serde_json::to_string_pretty(&results)?);
+                out!("{}", serde_json::to_string_pretty(&results)?);
             }
             if !all_ok {
                 bail!("round trip was not byte-identical for every class file");

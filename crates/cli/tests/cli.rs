@@ -495,6 +495,17 @@ fn analyze_bad_input() {
         &["analyze", "-c", &cp][..],
         &["analyze", "-c", &cp, "examples.Stack", "--all"],
         &["analyze", "-c", &cp, "--callee", "cling.Car"],
+        &[
+            "analyze",
+            "-c",
+            &cp,
+            "--caller",
+            "cling.Person",
+            "--callee",
+            "cling.Car",
+            "--method",
+            "x",
+        ],
     ] {
         assert_eq!(err(args).0, Some(2), "{args:?}");
     }

@@ -18,6 +18,7 @@
 mod dot;
 mod errors;
 mod oracle;
+mod pairs;
 mod papers;
 mod shapes;
 mod subjects;

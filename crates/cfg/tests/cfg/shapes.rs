@@ -164,3 +164,27 @@ fn nested_conditions_give_approach_levels_and_a_goal_hierarchy() {
     assert_eq!(kids(ids[3]), [ids[4].0, ids[5].0]);
     assert!(kids(ids[0]).is_empty());
 }
+
+#[test]
+fn branches_inside_an_endless_loop_keep_their_control_dependence() {
+    // while (true) { if (up) count++; else count--; }: each arm jumps back and gets a virtual
+    // edge to the exit, so neither arm post-dominates the `if`.
+    let c = analyze("examples.Flow");
+    let b = body(&c, "toggle");
+    assert!(b.cfg.has_endless_loop());
+    let ids: Vec<BranchId> = b.branch_ids().collect();
+    assert_eq!(ids.len(), 2);
+    for &x in &ids {
+        let br = c.branch(x);
+        assert_eq!(
+            b.cdg.of(br.to),
+            &[ferrosuite_cfg::Dependence::Edge(br.edge)],
+            "{}",
+            c.describe(x)
+        );
+        assert!(!b.pdom.dominates(br.to, br.from));
+    }
+    // The loop's `if` runs on entry and again after either arm.
+    assert!(c.branch(ids[0]).controls.contains(&Control::Entry));
+    assert!(!c.hierarchy.children[ids[0].index()].contains(&ferrosuite_cfg::GoalId(ids[0].0)));
+}
