@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ferrosuite_benches::{bench_jar, load_classes};
+use ferrosuite_benches::{bench_classes, bench_jar, load_classes};
 use ferrosuite_bytecode::ClassFile;
 use ferrosuite_bytecode::instrument::map::ProbeMap;
 use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
@@ -25,14 +25,8 @@ fn instrument_all(classes: &[(String, Vec<u8>)]) -> ProbeMap {
 
 fn bench(c: &mut Criterion) {
     let jar = bench_jar();
-    let classes = match load_classes(&jar) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!(
-                "skipping bytecode benchmarks: {e} (install libguava-java or set FERROSUITE_BENCH_JAR)"
-            );
-            return;
-        }
+    let Some(classes) = bench_classes("bytecode") else {
+        return;
     };
     let bytes: u64 = classes.iter().map(|(_, b)| b.len() as u64).sum();
     let parsed: Vec<ClassFile> = classes

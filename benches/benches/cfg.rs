@@ -8,21 +8,15 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ferrosuite_benches::{bench_jar, load_classes};
+use ferrosuite_benches::{bench_classes, bench_jar};
 use ferrosuite_bytecode::ClassFile;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::{Analyzer, ClassAnalysis, Config, CoupledBranches};
 
 fn bench(c: &mut Criterion) {
     let jar = bench_jar();
-    let classes = match load_classes(&jar) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!(
-                "skipping cfg benchmarks: {e} (install libguava-java or set FERROSUITE_BENCH_JAR)"
-            );
-            return;
-        }
+    let Some(classes) = bench_classes("cfg") else {
+        return;
     };
     let parsed: Vec<ClassFile> = classes
         .iter()

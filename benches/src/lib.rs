@@ -23,3 +23,17 @@ pub fn load_classes(jar: &std::path::Path) -> ferrosuite_bytecode::Result<Vec<(S
     }
     Ok(out)
 }
+
+/// The classes of [`bench_jar`], or `None` after saying why the `what` benchmarks are skipped.
+#[must_use]
+pub fn bench_classes(what: &str) -> Option<Vec<(String, Vec<u8>)>> {
+    match load_classes(&bench_jar()) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!(
+                "skipping {what} benchmarks: {e} (install libguava-java or set FERROSUITE_BENCH_JAR)"
+            );
+            None
+        }
+    }
+}

@@ -60,6 +60,15 @@ fn block_style(cfg: &Cfg, b: BlockId) -> &'static str {
     }
 }
 
+/// The opening of a digraph named `title` (`compound` for graphs with clusters).
+fn header(title: &str, compound: bool) -> String {
+    format!(
+        "digraph \"{}\" {{\n{}  node [shape=box, fontname=monospace];\n  edge [fontname=monospace, fontsize=10];\n",
+        escape(title),
+        if compound { "  compound=true;\n" } else { "" }
+    )
+}
+
 fn line(l: Option<u16>) -> String {
     l.map_or_else(|| "?".into(), |l| format!("L{l}"))
 }
@@ -136,9 +145,9 @@ fn write_cfg_body(
 pub fn method_cfg(class: &ClassAnalysis, m: MethodId) -> Option<String> {
     let method = class.method(m);
     method.body.as_ref()?;
-    let mut out = format!(
-        "digraph \"{}\" {{\n  node [shape=box, fontname=monospace];\n  edge [fontname=monospace, fontsize=10];\n",
-        escape(&format!("{}.{}", class.binary_name(), method.signature()))
+    let mut out = header(
+        &format!("{}.{}", class.binary_name(), method.signature()),
+        false,
     );
     write_cfg_body(&mut out, class, m, "n", &|_, _| false);
     out.push_str("}\n");
@@ -235,10 +244,7 @@ fn write_ccfg(
 /// The CCFG: one cluster per member, joined by call and return edges.
 #[must_use]
 pub fn ccfg(ccfg: &Ccfg) -> String {
-    let mut out = format!(
-        "digraph \"{}\" {{\n  compound=true;\n  node [shape=box, fontname=monospace];\n  edge [fontname=monospace, fontsize=10];\n",
-        escape(&format!("CCFG {}", ccfg.class.replace('/', ".")))
-    );
+    let mut out = header(&format!("CCFG {}", ccfg.class.replace('/', ".")), true);
     write_ccfg(&mut out, ccfg, "r", &|_, _| false);
     out.push_str("}\n");
     out
@@ -248,13 +254,13 @@ pub fn ccfg(ccfg: &Ccfg) -> String {
 /// and callee branches of the coupled pairs in bold red.
 #[must_use]
 pub fn pair(cb: &CoupledBranches) -> String {
-    let mut out = format!(
-        "digraph \"{}\" {{\n  compound=true;\n  node [shape=box, fontname=monospace];\n  edge [fontname=monospace, fontsize=10];\n",
-        escape(&format!(
+    let mut out = header(
+        &format!(
             "{} -> {}",
             cb.caller.class.replace('/', "."),
             cb.callee.class.replace('/', ".")
-        ))
+        ),
+        true,
     );
     let mut targets = std::collections::BTreeSet::new();
     for (r, e) in &cb.pairs {

@@ -593,6 +593,12 @@ impl Cfg {
         line_in(&self.lines, offset)
     }
 
+    /// Number of code blocks no path from the entry reaches (dead code).
+    #[must_use]
+    pub fn unreachable_blocks(&self) -> usize {
+        self.blocks.iter().filter(|b| !b.reachable).count()
+    }
+
     /// True when some edge goes into an exception handler.
     #[must_use]
     pub fn has_exception_edges(&self) -> bool {

@@ -252,9 +252,7 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                     has_code: b.is_some(),
                     blocks: b.map_or(0, |b| b.cfg.blocks().len()),
                     edges: b.map_or(0, |b| b.cfg.edges().len()),
-                    unreachable_blocks: b.map_or(0, |b| {
-                        b.cfg.blocks().iter().filter(|x| !x.reachable).count()
-                    }),
+                    unreachable_blocks: b.map_or(0, |b| b.cfg.unreachable_blocks()),
                     exception_edges: b.is_some_and(|b| b.cfg.has_exception_edges()),
                     endless_loop: b.is_some_and(|b| b.cfg.has_endless_loop()),
                     branches: b.map_or_else(Vec::new, |b| b.branches.clone().collect()),
@@ -325,7 +323,7 @@ fn class(analyzer: &Analyzer<'_>, name: &str, req: &Request) -> Result<ExitCode>
                     b.cfg.blocks().len(),
                     b.cfg.edges().len(),
                     b.branches.len(),
-                    b.cfg.blocks().iter().filter(|x| !x.reachable).count(),
+                    b.cfg.unreachable_blocks(),
                     if b.cfg.has_exception_edges() {
                         "yes"
                     } else {
@@ -707,7 +705,7 @@ fn all(
                 t.methods_with_code += 1;
                 t.blocks += b.cfg.blocks().len();
                 t.edges += b.cfg.edges().len();
-                t.unreachable_blocks += b.cfg.blocks().iter().filter(|x| !x.reachable).count();
+                t.unreachable_blocks += b.cfg.unreachable_blocks();
                 t.methods_with_exception_edges += usize::from(b.cfg.has_exception_edges());
                 t.methods_with_endless_loops += usize::from(b.cfg.has_endless_loop());
                 t.call_sites += b.calls.len();
