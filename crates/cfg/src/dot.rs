@@ -69,6 +69,17 @@ fn header(title: &str, compound: bool) -> String {
     )
 }
 
+/// Writes the node of block `b`; `lead` is the indentation and node-id prefix.
+fn write_node(out: &mut String, cfg: &Cfg, b: BlockId, lead: &str) {
+    let _ = writeln!(
+        out,
+        "{lead}{} [label=\"{}\"{}];",
+        b.0,
+        escape(&block_label(cfg, b)),
+        block_style(cfg, b)
+    );
+}
+
 fn line(l: Option<u16>) -> String {
     l.map_or_else(|| "?".into(), |l| format!("L{l}"))
 }
@@ -86,13 +97,7 @@ fn write_cfg_body(
     };
     let cfg = &body.cfg;
     for b in cfg.blocks() {
-        let _ = writeln!(
-            out,
-            "    {p}{} [label=\"{}\"{}];",
-            b.id.0,
-            escape(&block_label(cfg, b.id)),
-            block_style(cfg, b.id)
-        );
+        write_node(out, cfg, b.id, &format!("    {p}"));
     }
     for (i, e) in cfg.edges().iter().enumerate() {
         let (label, style) = match &e.kind {
@@ -171,13 +176,7 @@ pub fn method_cdg(class: &ClassAnalysis, m: MethodId) -> Option<String> {
     );
     for b in cfg.blocks() {
         if b.id != Cfg::EXIT {
-            let _ = writeln!(
-                out,
-                "  n{} [label=\"{}\"{}];",
-                b.id.0,
-                escape(&block_label(cfg, b.id)),
-                block_style(cfg, b.id)
-            );
+            write_node(&mut out, cfg, b.id, "  n");
         }
     }
     for (b, d) in body.cdg.iter() {

@@ -93,3 +93,16 @@ pub fn subject(name: &str) -> Option<PathBuf> {
     eprintln!("skipping {name}: {} not installed", jar.display());
     None
 }
+
+/// A branch named the papers' way, for expected values: (method, line, outcome, target line).
+pub fn n(m: &str, line: u16, outcome: &str, to: u16) -> (String, u16, String, u16) {
+    (m.to_string(), line, outcome.to_string(), to)
+}
+
+/// The method names of a CCFG's members, in member order.
+pub fn member_names(ccfg: &ferrosuite_cfg::Ccfg) -> Vec<String> {
+    ccfg.members
+        .iter()
+        .map(|m| m.analysis().name.clone())
+        .collect()
+}

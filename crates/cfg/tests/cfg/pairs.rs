@@ -6,7 +6,7 @@ use ferrosuite_bytecode::ClassFile;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::{Analyzer, Config, CoupledBranches, Relation};
 
-use crate::{fixture_cp, fixtures, named};
+use crate::{fixture_cp, fixtures, member_names, n, named};
 
 type Site = (String, String, Vec<(String, u16, String, u16)>, usize);
 
@@ -27,10 +27,6 @@ fn sites(cb: &CoupledBranches) -> Vec<Site> {
             )
         })
         .collect()
-}
-
-fn n(m: &str, line: u16, outcome: &str, to: u16) -> (String, u16, String, u16) {
-    (m.to_string(), line, outcome.to_string(), to)
 }
 
 #[test]
@@ -117,12 +113,7 @@ fn a_private_method_is_not_redefined_by_a_subclass_method_of_the_same_name() {
     let cb = CoupledBranches::analyze(&a, "pairs.Sup", "pairs.Sub").unwrap();
     assert_eq!(cb.relation, Relation::CallerIsSuper);
     assert!(cb.sites.is_empty() && cb.pairs.is_empty());
-    let members: Vec<String> = cb
-        .caller
-        .members
-        .iter()
-        .map(|m| m.analysis().name.clone())
-        .collect();
+    let members = member_names(&cb.caller);
     assert_eq!(members, ["<init>", "go", "helper"]);
     // The intra-class call go -> helper is an edge of Sup's CCFG.
     assert_eq!(cb.caller.calls.len(), 1);

@@ -2,11 +2,7 @@
 
 use ferrosuite_cfg::{Analyzer, Cfg, Config, Control, CoupledBranches, Goal, GoalId, Relation};
 
-use crate::{analyze, fixture_cp, named};
-
-fn n(m: &str, line: u16, outcome: &str, to: u16) -> (String, u16, String, u16) {
-    (m.to_string(), line, outcome.to_string(), to)
-}
+use crate::{analyze, fixture_cp, member_names, n, named};
 
 #[test]
 fn stack_branches_goals_and_the_infeasible_branch() {
@@ -249,19 +245,9 @@ fn green_person_as_sub_class_caller() {
     assert_eq!(pairs.len(), 2);
     let a = Analyzer::new(fixture_cp(), Config::default());
     let cb = CoupledBranches::analyze(&a, "cling.GreenPerson", "cling.Person").unwrap();
-    let callee_methods: Vec<String> = cb
-        .callee
-        .members
-        .iter()
-        .map(|m| m.analysis().name.clone())
-        .collect();
+    let callee_methods = member_names(&cb.callee);
     assert_eq!(callee_methods, ["<init>", "driveToHome", "takeBus"]);
-    let caller_methods: Vec<String> = cb
-        .caller
-        .members
-        .iter()
-        .map(|m| m.analysis().name.clone())
-        .collect();
+    let caller_methods = member_names(&cb.caller);
     assert_eq!(caller_methods, ["<init>", "addEnergy", "chargerAvailable"]);
 }
 
