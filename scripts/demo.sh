@@ -22,3 +22,5 @@ echo "== java -cp $work/instrumented examples.Main"
 java -Dferrosuite.probes.out="$work/run.probes" -cp "$work/instrumented" examples.Main
 echo "== ferrosuite probe-report --detail examples.Stack"
 "$fs" probe-report --map "$work/instrumented/ferrosuite-probes.json" --data "$work/run.probes" --detail examples.Stack
+echo "== ferrosuite run -c $work/classes/java8 -t fixtures/tests/stack.json --observe (tests on an embedded JVM)"
+"$fs" run -c "$work/classes/java8" -t "$root/fixtures/tests/stack.json" --observe

@@ -14,6 +14,7 @@ macro_rules! out {
 }
 
 mod analyze;
+mod run;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -130,6 +131,40 @@ enum Command {
         #[arg(long)]
         no_exception_edges: bool,
     },
+    /// Run saved tests (JSON) on embedded JVMs and show what every statement did.
+    Run {
+        /// The class path of the code under test: directories and jars separated by ':'.
+        #[arg(long, short = 'c')]
+        classpath: String,
+        /// The tests: a JSON file with a test, a list of tests, or {"tests": [...]}.
+        #[arg(long, short = 't')]
+        tests: PathBuf,
+        /// Classes to instrument (default: the classes the tests name that are on the class
+        /// path). Repeatable.
+        #[arg(long)]
+        instrument: Vec<String>,
+        /// Worker processes.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        /// Time limit per test in milliseconds.
+        #[arg(long, default_value_t = 3000)]
+        timeout: u64,
+        /// Iterations per loop before a test is aborted (0: no limit).
+        #[arg(long, default_value_t = 10_000)]
+        loop_limit: u32,
+        /// An extra option for the embedded JVMs (repeatable), e.g. --jvm-option=-Xmx1g.
+        #[arg(long = "jvm-option", allow_hyphen_values = true)]
+        jvm_options: Vec<String>,
+        /// Record values and inspector results after each statement.
+        #[arg(long)]
+        observe: bool,
+        /// Run the code under test without the sandbox (it may then exit, write files, …).
+        #[arg(long)]
+        no_sandbox: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
         /// Directories, jars, jmods, or `jrt` / `jrt:<java home>` for a JDK's modules.
@@ -142,6 +177,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The execution host starts this same binary as its worker processes.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "__worker") {
+        return ferrosuite_exec::worker::worker_main();
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -329,6 +368,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             dot,
             overwrite,
             no_exception_edges,
+        }),
+        Command::Run {
+            classpath,
+            tests,
+            instrument,
+            workers,
+            timeout,
+            loop_limit,
+            jvm_options,
+            observe,
+            no_sandbox,
+            format,
+        } => run::run(&run::Request {
+            classpath,
+            tests,
+            instrument,
+            workers,
+            timeout_ms: timeout,
+            loop_limit,
+            jvm_options,
+            observe,
+            no_sandbox,
+            json: format == Format::Json,
         }),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)

@@ -510,3 +510,121 @@ fn analyze_bad_input() {
         assert_eq!(err(args).0, Some(2), "{args:?}");
     }
 }
+
+fn run_stack(extra: &[&str], envs: &[(&str, &str)]) -> Output {
+    let cp = fixtures().join("java8");
+    let tests = repo().join("fixtures/tests/stack.json");
+    let mut args = vec![
+        "run",
+        "-c",
+        cp.to_str().unwrap(),
+        "-t",
+        tests.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ferrosuite"));
+    c.args(&args);
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn run_executes_saved_tests_on_a_jvm() {
+    let o = run_stack(&["--observe"], &[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("v0.pop()  = 3"), "{out}");
+    assert!(
+        out.contains("v0.pop()  threw java.util.EmptyStackException"),
+        "{out}"
+    );
+    assert!(out.contains("branch outcomes covered 7/8"), "{out}");
+    let o = run_stack(&["--format", "json"], &[]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["branch_outcomes_covered"], 7);
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn run_errors_are_one_line_and_nonzero() {
+    let one_line = |o: &Output, want: &str| {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    one_line(
+        &run_stack(&["--jvm-option=-Xfoo"], &[]),
+        "the JVM failed to start: Unrecognized option: -Xfoo",
+    );
+    one_line(
+        &run_stack(&["--jvm-option=-Xmx1k"], &[]),
+        "the JVM failed to start: Error occurred during initialization of VM",
+    );
+    one_line(
+        &run_stack(&["--instrument", "examples.Nope"], &[]),
+        "class examples.Nope not found on the class path",
+    );
+    one_line(
+        &run_stack(&[], &[("JAVA_HOME", "/nonexistent")]),
+        "no JDK found: /nonexistent has no lib/server/libjvm.so",
+    );
+    one_line(
+        &run_stack(&[], &[("JAVA_HOME", ""), ("PATH", "/nonexistent")]),
+        "no JDK found: set JAVA_HOME or put `java` on PATH",
+    );
+    let tests = repo().join("fixtures/tests/stack.json");
+    let o = ferrosuite(&[
+        "run",
+        "-c",
+        "/nonexistent.jar",
+        "-t",
+        tests.to_str().unwrap(),
+    ]);
+    one_line(&o, "class path entry /nonexistent.jar: does not exist");
+    // A test naming a method the class does not have.
+    let dir = tmp("run-bad-method");
+    let bad = std::fs::read_to_string(&tests)
+        .unwrap()
+        .replacen("\"pop\"", "\"pop2\"", 1);
+    std::fs::write(dir.join("bad.json"), bad).unwrap();
+    let o = run_stack(&[], &[]);
+    assert!(o.status.success());
+    let cp = fixtures().join("java8");
+    let o = ferrosuite(&[
+        "run",
+        "-c",
+        cp.to_str().unwrap(),
+        "-t",
+        dir.join("bad.json").to_str().unwrap(),
+    ]);
+    one_line(
+        &o,
+        "error: test 0: statement 3 (v0.pop2()): no method examples.Stack.pop2()I",
+    );
+    // A class the class path does not have, named by a test.
+    let bad = std::fs::read_to_string(&tests)
+        .unwrap()
+        .replace("examples/Stack", "examples/Nope");
+    std::fs::write(dir.join("nope.json"), bad).unwrap();
+    let o = ferrosuite(&[
+        "run",
+        "-c",
+        cp.to_str().unwrap(),
+        "-t",
+        dir.join("nope.json").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("class examples.Nope cannot be loaded"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -1,5 +1,7 @@
 //! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
-//! the [`map`] that says what each probe id means, and the embedded probe [`runtime`].
+//! the [`map`] that says what each probe id means, the embedded probe [`runtime`], and the
+//! [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
+//! the network.
 //!
 //! ```no_run
 //! use ferrosuite_bytecode::ClassFile;
@@ -20,6 +22,7 @@ pub mod offline;
 pub mod probes;
 pub mod redirect;
 pub mod runtime;
+pub mod sandbox;
 
 use crate::constant_pool::ConstantPool;
 use crate::descriptor::{FieldType, MethodDescriptor};

@@ -19,5 +19,6 @@ mod hierarchy;
 mod instrument;
 mod java;
 mod roundtrip;
+mod sandbox;
 mod subjects;
 mod widening;

@@ -1,0 +1,398 @@
+//! Scripted benchmark of the execution host (results go into BENCHMARKS.md):
+//! - start-up: spawning a worker, starting its JVM and running the first test;
+//! - throughput: tests/s and statements/s with 1 and 2 workers on simple CUTs (the Stack
+//!   fixture and commons-lang3 `StringUtils`/`NumberUtils`);
+//! - overhead: the same tests compiled into a JUnit 5 class and run by the JUnit Platform
+//!   launcher in a warm JVM, measured in the same run.
+//!
+//! Usage: `cargo run --release -p ferrosuite-benches --bin exec-overhead -- <fixture classes dir> [tests]`
+//! (needs `ferrosuite-worker` built: `cargo build --release -p ferrosuite-exec`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    missing_docs,
+    clippy::too_many_lines
+)]
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
+use ferrosuite_testcase::statement::{Prim, java_type};
+use ferrosuite_testcase::{Statement, Test, VarRef};
+
+const SU: &str = "org/apache/commons/lang3/StringUtils";
+const NU: &str = "org/apache/commons/lang3/math/NumberUtils";
+
+fn tests(n: usize) -> Vec<Test> {
+    let words = [
+        "",
+        " ",
+        "abc",
+        "Hello World",
+        "  x  ",
+        "12",
+        "-3.5e2",
+        "0x1F",
+        "ab,cd",
+        "ÄÖü",
+    ];
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let w = words[i % words.len()];
+        let k = (i % 7) as i32;
+        let t = match i % 4 {
+            0 => {
+                let mut s = vec![
+                    Statement::constructor("examples/Stack", "()V", vec![]),
+                    Statement::Primitive(Prim::Int(k)),
+                ];
+                for _ in 0..=(i % 5) {
+                    s.push(Statement::method(
+                        "examples/Stack",
+                        "push",
+                        "(I)V",
+                        Some(VarRef(0)),
+                        vec![VarRef(1)],
+                    ));
+                }
+                s.push(Statement::method(
+                    "examples/Stack",
+                    "pop",
+                    "()I",
+                    Some(VarRef(0)),
+                    vec![],
+                ));
+                s
+            }
+            1 => vec![
+                Statement::string(w),
+                Statement::method(
+                    SU,
+                    "isBlank",
+                    "(Ljava/lang/CharSequence;)Z",
+                    None,
+                    vec![VarRef(0)],
+                ),
+                Statement::method(
+                    SU,
+                    "capitalize",
+                    "(Ljava/lang/String;)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(0)],
+                ),
+                Statement::Primitive(Prim::Int(k + 4)),
+                Statement::method(
+                    SU,
+                    "abbreviate",
+                    "(Ljava/lang/String;I)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(0), VarRef(3)],
+                ),
+                Statement::method(
+                    SU,
+                    "repeat",
+                    "(Ljava/lang/String;I)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(2), VarRef(3)],
+                ),
+            ],
+            2 => vec![
+                Statement::string(w),
+                Statement::Primitive(Prim::Int(k)),
+                Statement::method(
+                    NU,
+                    "toInt",
+                    "(Ljava/lang/String;I)I",
+                    None,
+                    vec![VarRef(0), VarRef(1)],
+                ),
+                Statement::method(
+                    NU,
+                    "isCreatable",
+                    "(Ljava/lang/String;)Z",
+                    None,
+                    vec![VarRef(0)],
+                ),
+                Statement::method(
+                    SU,
+                    "reverse",
+                    "(Ljava/lang/String;)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(0)],
+                ),
+            ],
+            _ => vec![
+                Statement::string(w),
+                Statement::string(words[(i + 3) % words.len()]),
+                Statement::method(
+                    SU,
+                    "difference",
+                    "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(0), VarRef(1)],
+                ),
+                Statement::method(
+                    SU,
+                    "indexOfDifference",
+                    "(Ljava/lang/CharSequence;Ljava/lang/CharSequence;)I",
+                    None,
+                    vec![VarRef(0), VarRef(1)],
+                ),
+                Statement::method(
+                    SU,
+                    "swapCase",
+                    "(Ljava/lang/String;)Ljava/lang/String;",
+                    None,
+                    vec![VarRef(2)],
+                ),
+            ],
+        };
+        out.push(Test::new(t));
+    }
+    out
+}
+
+/// The tests as a JUnit 5 class in package `examples` (Stack's methods are package-private).
+fn junit_source(tests: &[Test]) -> String {
+    let mut src = String::from(
+        "package examples;\n\nimport org.junit.jupiter.api.Test;\n\npublic class ExecBenchTest {\n",
+    );
+    for (i, t) in tests.iter().enumerate() {
+        let _ = writeln!(
+            src,
+            "    @Test\n    public void test{i}() {{\n        try {{"
+        );
+        for (j, s) in t.statements.iter().enumerate() {
+            match s.value_type().unwrap() {
+                Some(ty) => {
+                    let _ = writeln!(
+                        src,
+                        "            {} v{j} = {};",
+                        java_type(&ty),
+                        java_expr(s)
+                    );
+                }
+                None => {
+                    let _ = writeln!(src, "            {};", java_expr(s));
+                }
+            }
+        }
+        let _ = writeln!(src, "        }} catch (Throwable t) {{\n        }}\n    }}");
+    }
+    src.push_str("}\n");
+    src
+}
+
+fn java_expr(s: &Statement) -> String {
+    match s {
+        Statement::Primitive(p) => p.java_literal(),
+        Statement::Constructor { class, args, .. } => {
+            format!("new {}({})", class.replace('/', "."), refs(args))
+        }
+        Statement::Method {
+            class,
+            name,
+            receiver,
+            args,
+            ..
+        } => match receiver {
+            Some(r) => format!("{r}.{name}({})", refs(args)),
+            None => format!("{}.{name}({})", class.replace('/', "."), refs(args)),
+        },
+        other => panic!("not used by this benchmark: {other}"),
+    }
+}
+
+fn refs(args: &[VarRef]) -> String {
+    args.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+const HARNESS: &str = r#"
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+public class ExecHarness {
+    public static void main(String[] a) throws Exception {
+        Class<?> c = Class.forName(a[0]);
+        int runs = Integer.parseInt(a[1]);
+        Launcher l = LauncherFactory.create();
+        LauncherDiscoveryRequest req = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(c)).build();
+        for (int i = 0; i < runs; i++) {
+            SummaryGeneratingListener s = new SummaryGeneratingListener();
+            long t0 = System.nanoTime();
+            l.execute(req, s);
+            long t1 = System.nanoTime();
+            System.out.println("junit " + (t1 - t0) + " " + s.getSummary().getTestsSucceededCount());
+        }
+        Method[] ms = c.getDeclaredMethods();
+        Arrays.sort(ms, Comparator.comparing(Method::getName));
+        Object inst = c.getDeclaredConstructor().newInstance();
+        for (int i = 0; i < runs; i++) {
+            long t0 = System.nanoTime();
+            for (Method m : ms) if (m.getName().startsWith("test")) m.invoke(inst);
+            long t1 = System.nanoTime();
+            System.out.println("direct " + (t1 - t0));
+        }
+    }
+}
+"#;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn host(classes: &Path, workers: usize) -> Host {
+    let worker = WorkerProgram::locate().unwrap_or_else(|e| panic!("{e}"));
+    Host::start(HostConfig {
+        classpath: vec![
+            classes.to_path_buf(),
+            PathBuf::from("/usr/share/java/commons-lang3.jar"),
+        ],
+        instrument: vec!["examples/Stack".into(), SU.into(), NU.into()],
+        workers,
+        worker: Some(worker),
+        ..HostConfig::default()
+    })
+    .unwrap()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let classes = PathBuf::from(
+        args.get(1)
+            .expect("usage: exec-overhead <fixture classes dir> [tests]"),
+    );
+    let n: usize = args.get(2).map_or(2000, |s| s.parse().unwrap());
+    let batch = tests(n);
+    let statements: usize = batch.iter().map(Test::len).sum();
+
+    // Start-up to the first executed test, 5 fresh hosts.
+    let mut firsts = Vec::new();
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let mut h = host(&classes, 1);
+        h.run(&batch[..1], false).unwrap();
+        firsts.push(t0.elapsed().as_secs_f64() * 1e3);
+    }
+
+    // Throughput with 1 and 2 workers: warm up, then the median of 7 batches.
+    let mut per_workers = Vec::new();
+    for workers in [1usize, 2] {
+        let mut h = host(&classes, workers);
+        for _ in 0..3 {
+            h.run(&batch, false).unwrap();
+        }
+        let mut times = Vec::new();
+        for _ in 0..7 {
+            let t0 = Instant::now();
+            let r = h.run(&batch, false).unwrap();
+            times.push(t0.elapsed().as_secs_f64());
+            assert_eq!(r.len(), batch.len());
+        }
+        per_workers.push((workers, median(times)));
+    }
+
+    // JUnit in a warm JVM: 15 runs of the compiled class; the median of the last 7.
+    let dir = std::env::temp_dir().join(format!("ferrosuite-exec-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/examples")).unwrap();
+    std::fs::write(
+        dir.join("src/examples/ExecBenchTest.java"),
+        junit_source(&batch),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/ExecHarness.java"), HARNESS).unwrap();
+    let junit = "/usr/share/java/junit-platform-console-standalone.jar";
+    let cp = format!(
+        "{}:/usr/share/java/commons-lang3.jar:{junit}",
+        classes.display()
+    );
+    let out = dir.join("classes");
+    let st = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&out)
+        .args(["-cp", &cp])
+        .arg(dir.join("src/examples/ExecBenchTest.java"))
+        .arg(dir.join("src/ExecHarness.java"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "javac failed");
+    let run = Command::new("java")
+        .args([
+            "-Xmx512m",
+            "-cp",
+            &format!("{}:{cp}", out.display()),
+            "ExecHarness",
+            "examples.ExecBenchTest",
+            "15",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8_lossy(&run.stdout);
+    let pick = |kind: &str| -> f64 {
+        let v: Vec<f64> = text
+            .lines()
+            .filter(|l| l.starts_with(kind))
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse::<f64>().unwrap() / 1e9)
+            .collect();
+        median(v[v.len() - 7..].to_vec())
+    };
+    let (junit_s, direct_s) = (pick("junit "), pick("direct "));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let one = per_workers[0].1;
+    let two = per_workers[1].1;
+    println!("tests per batch: {n}; statements per batch: {statements}");
+    println!(
+        "JVM start to first executed test (median of 5): {:.0} ms",
+        median(firsts.clone())
+    );
+    for (w, t) in &per_workers {
+        println!(
+            "{w} worker(s): {:.1} ms per batch, {:.0} tests/s, {:.0} statements/s",
+            t * 1e3,
+            n as f64 / t,
+            statements as f64 / t
+        );
+    }
+    println!("speed-up 1 -> 2 workers: {:.2}x", one / two);
+    println!(
+        "JUnit 5 launcher, warm JVM: {:.1} ms per batch ({:.1} us per test); plain reflective calls: {:.1} ms",
+        junit_s * 1e3,
+        junit_s * 1e6 / n as f64,
+        direct_s * 1e3
+    );
+    println!(
+        "overhead vs JUnit (1 worker / JUnit): {:.2}x; vs plain calls: {:.1}x",
+        one / junit_s,
+        one / direct_s
+    );
+    let json = serde_json::json!({
+        "tests": n, "statements": statements,
+        "first_test_ms": median(firsts),
+        "one_worker_s": one, "two_workers_s": two, "speedup": one / two,
+        "junit_s": junit_s, "direct_s": direct_s, "overhead_vs_junit": one / junit_s,
+    });
+    println!("{json}");
+}

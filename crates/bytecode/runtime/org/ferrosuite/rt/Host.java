@@ -1,0 +1,164 @@
+package org.ferrosuite.rt;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/** Helpers the execution host calls between tests. */
+public final class Host {
+    private Host() {}
+
+    private static ThreadGroup root() {
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        while (g.getParent() != null) g = g.getParent();
+        return g;
+    }
+
+    /** The live threads now (a baseline taken before tests run). */
+    public static Thread[] threads() {
+        ThreadGroup root = root();
+        Thread[] all = new Thread[root.activeCount() + 16];
+        int n = root.enumerate(all, true);
+        while (n == all.length) {
+            all = new Thread[all.length * 2];
+            n = root.enumerate(all, true);
+        }
+        Thread[] out = new Thread[n];
+        System.arraycopy(all, 0, out, 0, n);
+        return out;
+    }
+
+    /** A cheap estimate of the number of live threads. */
+    public static int threadCount() {
+        return root().activeCount();
+    }
+
+    /**
+     * Stops the threads not in {@code baseline}: sets the abort flag (so that their probes throw
+     * {@link AbortError}), interrupts them and waits up to {@code graceMillis} in total.
+     * Returns the names of those still alive.
+     */
+    public static String[] stopThreads(Thread[] baseline, long graceMillis) {
+        Map<Thread, Boolean> known = new IdentityHashMap<Thread, Boolean>();
+        for (Thread t : baseline) known.put(t, Boolean.TRUE);
+        Thread self = Thread.currentThread();
+        Thread[] now = threads();
+        int started = 0;
+        for (Thread t : now) {
+            if (t != self && !known.containsKey(t) && t.isAlive()) {
+                started++;
+            }
+        }
+        if (started == 0) return new String[0];
+        Probe.abort = true;
+        for (Thread t : now) {
+            if (t != self && !known.containsKey(t)) t.interrupt();
+        }
+        long deadline = System.nanoTime() + graceMillis * 1000000L;
+        java.util.List<String> alive = new java.util.ArrayList<String>();
+        for (Thread t : now) {
+            if (t == self || known.containsKey(t)) continue;
+            long left = (deadline - System.nanoTime()) / 1000000L;
+            if (left > 0) {
+                try {
+                    t.join(left);
+                } catch (InterruptedException e) {
+                    Thread.interrupted();
+                }
+            }
+            if (t.isAlive()) alive.add(describe(t));
+        }
+        return alive.toArray(new String[0]);
+    }
+
+    /** "name (STATE at class.method)" of a thread, for reports. */
+    private static String describe(Thread t) {
+        String where = "";
+        try {
+            StackTraceElement[] st = t.getStackTrace();
+            if (st.length > 0) where = " at " + st[0].getClassName() + "." + st[0].getMethodName();
+        } catch (Throwable e) {
+            // no stack
+        }
+        return t.getName() + " (" + t.getState() + where + ")";
+    }
+
+    /** The message of a throwable, or null; never throws (a hostile getMessage is tolerated). */
+    public static String message(Throwable t) {
+        try {
+            return t.getMessage();
+        } catch (Throwable e) {
+            return "<getMessage threw " + e.getClass().getName() + ">";
+        }
+    }
+
+    /** Makes a URL of a class-path entry (a file or directory path). */
+    public static java.net.URL[] urls(String[] paths) throws java.net.MalformedURLException {
+        java.net.URL[] out = new java.net.URL[paths.length];
+        for (int i = 0; i < paths.length; i++) out[i] = new java.io.File(paths[i]).toURI().toURL();
+        return out;
+    }
+
+    /** {@code toString()} guarded like {@link #message}: null when it throws. */
+    public static String safeToString(Object o) {
+        try {
+            return String.valueOf(o);
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
+    private static final int MAX_INSPECTORS = 16;
+
+    /**
+     * The inspectors of a class, as {@code name + descriptor} ({@code size()I}): its public,
+     * non-static, no-argument, non-void methods named {@code get*}, {@code is*}, {@code has*},
+     * {@code size}, {@code isEmpty}, {@code length}, or {@code toString} when a class other
+     * than {@code Object} declares it; never {@code getClass} or {@code hashCode}. Sorted,
+     * at most 16.
+     */
+    public static String[] inspectors(Class<?> c) {
+        java.util.TreeSet<String> out = new java.util.TreeSet<String>();
+        java.lang.reflect.Method[] ms;
+        try {
+            ms = c.getMethods();
+        } catch (Throwable e) {
+            return new String[0];
+        }
+        for (java.lang.reflect.Method m : ms) {
+            int mod = m.getModifiers();
+            if (!java.lang.reflect.Modifier.isPublic(mod) || java.lang.reflect.Modifier.isStatic(mod)) continue;
+            if (m.isBridge() || m.isSynthetic() || m.getParameterTypes().length != 0) continue;
+            Class<?> r = m.getReturnType();
+            if (r == Void.TYPE) continue;
+            String n = m.getName();
+            boolean pick;
+            if (n.equals("toString")) pick = m.getDeclaringClass() != Object.class;
+            else if (n.equals("getClass") || n.equals("hashCode")) pick = false;
+            else pick = n.equals("size") || n.equals("isEmpty") || n.equals("length")
+                || prefixed(n, "get") || prefixed(n, "is") || prefixed(n, "has");
+            if (pick) out.add(n + "()" + descriptor(r));
+        }
+        String[] all = out.toArray(new String[0]);
+        if (all.length <= MAX_INSPECTORS) return all;
+        String[] cut = new String[MAX_INSPECTORS];
+        System.arraycopy(all, 0, cut, 0, MAX_INSPECTORS);
+        return cut;
+    }
+
+    private static boolean prefixed(String n, String p) {
+        return n.length() > p.length() && n.startsWith(p) && Character.isUpperCase(n.charAt(p.length()));
+    }
+
+    private static String descriptor(Class<?> t) {
+        if (t == Integer.TYPE) return "I";
+        if (t == Long.TYPE) return "J";
+        if (t == Boolean.TYPE) return "Z";
+        if (t == Byte.TYPE) return "B";
+        if (t == Character.TYPE) return "C";
+        if (t == Short.TYPE) return "S";
+        if (t == Float.TYPE) return "F";
+        if (t == Double.TYPE) return "D";
+        if (t.isArray()) return t.getName().replace('.', '/');
+        return "L" + t.getName().replace('.', '/') + ";";
+    }
+}

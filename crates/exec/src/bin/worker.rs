@@ -1,0 +1,6 @@
+//! `ferrosuite-worker`: one worker process of the execution host (started by the master; not
+//! meant to be run by hand).
+
+fn main() -> std::process::ExitCode {
+    ferrosuite_exec::worker::worker_main()
+}

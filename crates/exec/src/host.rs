@@ -1,0 +1,741 @@
+//! The master side: a pool of worker processes that run batches of tests.
+//!
+//! [`Host::start`] instruments the classes under test (deterministically, in name order, so
+//! that probe ids do not depend on which worker loads what), finds `libjvm`, and starts the
+//! workers in parallel. [`Host::run`] splits a batch into one contiguous chunk per worker and
+//! returns the results in test order.
+//!
+//! Per test, a worker gets `timeout` (its own watchdog then sets the abort flag and interrupts
+//! the test) plus `kill_grace`; after that the master kills the process, scores the test as
+//! [`Status::Timeout`], starts a fresh worker and sends it the rest of the chunk. A worker that
+//! dies is handled the same way ([`Status::Crashed`]); one that retires after a test (threads
+//! that did not stop, a `StackOverflowError` or `OutOfMemoryError`) is replaced without
+//! losing a result.
+//!
+//! ```no_run
+//! use ferrosuite_exec::{Host, HostConfig};
+//! use ferrosuite_testcase::{Statement, Test, Prim, VarRef};
+//! # fn main() -> ferrosuite_exec::Result<()> {
+//! let mut host = Host::start(HostConfig {
+//!     classpath: vec!["fixtures/classes/java8".into()],
+//!     instrument: vec!["examples/Stack".into()],
+//!     ..HostConfig::default()
+//! })?;
+//! let test = Test::new(vec![
+//!     Statement::constructor("examples/Stack", "()V", vec![]),
+//!     Statement::Primitive(Prim::Int(3)),
+//!     Statement::method("examples/Stack", "push", "(I)V", Some(VarRef(0)), vec![VarRef(1)]),
+//! ]);
+//! let results = host.run(&[test], false)?;
+//! println!("{:?}", results[0].probes.branches);
+//! # Ok(()) }
+//! ```
+
+use std::collections::BTreeSet;
+use std::io::{BufReader, BufWriter, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
+use ferrosuite_bytecode::instrument::map::ProbeMap;
+use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
+use ferrosuite_testcase::Test;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::protocol::{InitFailure, ProbeSizes, Reply, Request, Setup, read_frame, write_frame};
+use crate::result::{ProbeSnapshot, Status, TestResult};
+
+/// How to start a worker process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerProgram {
+    /// The executable.
+    pub program: PathBuf,
+    /// Arguments before anything else (`["__worker"]` when the CLI serves as its own worker).
+    pub args: Vec<String>,
+}
+
+impl WorkerProgram {
+    /// `FERROSUITE_WORKER` if set, else `ferrosuite-worker` next to the running executable or
+    /// one directory up (so that test binaries in `target/*/deps` find it).
+    pub fn locate() -> Result<WorkerProgram> {
+        if let Some(p) = std::env::var_os("FERROSUITE_WORKER").filter(|p| !p.is_empty()) {
+            return Ok(WorkerProgram {
+                program: PathBuf::from(p),
+                args: Vec::new(),
+            });
+        }
+        let exe = std::env::current_exe().map_err(Error::io("locating the running executable"))?;
+        let name = format!("ferrosuite-worker{}", std::env::consts::EXE_SUFFIX);
+        for dir in exe.ancestors().skip(1).take(2) {
+            let p = dir.join(&name);
+            if p.is_file() {
+                return Ok(WorkerProgram {
+                    program: p,
+                    args: Vec::new(),
+                });
+            }
+        }
+        Err(Error::WorkerStart {
+            program: PathBuf::from(name),
+            detail: format!(
+                "not found next to {} (build it with `cargo build -p ferrosuite-exec`, or set FERROSUITE_WORKER)",
+                exe.display()
+            ),
+        })
+    }
+}
+
+/// Configuration of the execution host.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// The user's class path (directories and jars).
+    pub classpath: Vec<PathBuf>,
+    /// Classes to instrument (internal names); each brings its nested classes (`Name$…`).
+    pub instrument: Vec<String>,
+    /// Which probes to insert.
+    pub probes: ProbeConfig,
+    /// Iterations per loop before a test is aborted (0: no limit).
+    pub loop_limit: u32,
+    /// Time a test may run before the worker's watchdog aborts and interrupts it.
+    pub timeout: Duration,
+    /// Extra time after `timeout` before the master kills the worker.
+    pub kill_grace: Duration,
+    /// Time threads left by a test get to stop after the abort flag and an interrupt.
+    pub thread_grace: Duration,
+    /// Number of worker processes.
+    pub workers: usize,
+    /// Options for the embedded JVMs.
+    pub jvm_options: Vec<String>,
+    /// The JDK (default: `JAVA_HOME`, else `java` on `PATH`).
+    pub java_home: Option<PathBuf>,
+    /// The worker executable (default: [`WorkerProgram::locate`]).
+    pub worker: Option<WorkerProgram>,
+    /// Sandbox the code under test (no exit, file writes, processes, sockets).
+    pub sandbox: bool,
+    /// Time a worker may take to start its JVM and initialise the classes under test.
+    pub startup_timeout: Duration,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            classpath: Vec::new(),
+            instrument: Vec::new(),
+            probes: ProbeConfig::default(),
+            loop_limit: 10_000,
+            timeout: Duration::from_secs(3),
+            kill_grace: Duration::from_secs(2),
+            thread_grace: Duration::from_millis(100),
+            workers: 1,
+            jvm_options: vec![
+                "-Xmx512m".into(),
+                "-Xshare:auto".into(),
+                "-XX:TieredStopAtLevel=1".into(),
+            ],
+            java_home: None,
+            worker: None,
+            sandbox: true,
+            startup_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Counters of a host's work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostStats {
+    /// Tests executed (including lost ones).
+    pub tests: u64,
+    /// Statements executed.
+    pub statements: u64,
+    /// Tests that timed out (the worker was killed).
+    pub timeouts: u64,
+    /// Tests during which the worker died.
+    pub crashes: u64,
+    /// Workers started after the first ones (replacements).
+    pub restarts: u64,
+    /// Workers that retired after a test.
+    pub retirements: u64,
+}
+
+impl HostStats {
+    fn add(&mut self, o: &HostStats) {
+        self.tests += o.tests;
+        self.statements += o.statements;
+        self.timeouts += o.timeouts;
+        self.crashes += o.crashes;
+        self.restarts += o.restarts;
+        self.retirements += o.retirements;
+    }
+}
+
+/// Finds `libjvm` in a JDK (`JAVA_HOME`, else `java` on `PATH`).
+pub fn locate_libjvm(java_home: Option<&Path>) -> Result<PathBuf> {
+    let home = match java_home {
+        Some(h) => h.to_path_buf(),
+        None => find_java_home()
+            .map_err(|_| Error::NoJdk("set JAVA_HOME or put `java` on PATH".into()))?,
+    };
+    for rel in [
+        "lib/server/libjvm.so",
+        "jre/lib/amd64/server/libjvm.so",
+        "lib/amd64/server/libjvm.so",
+        "jre/lib/server/libjvm.so",
+        "lib/server/libjvm.dylib",
+    ] {
+        let p = home.join(rel);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(Error::NoJdk(format!(
+        "{} has no lib/server/libjvm.so (is JAVA_HOME a JDK?)",
+        home.display()
+    )))
+}
+
+/// A running worker process.
+struct Proc {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    rx: mpsc::Receiver<Option<Reply>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_thread: Option<std::thread::JoinHandle<()>>,
+}
+
+const STDERR_TAIL: usize = 16 << 10;
+
+impl Proc {
+    fn spawn(program: &WorkerProgram, workdir: &Path) -> Result<Proc> {
+        let mut child = Command::new(&program.program)
+            .args(&program.args)
+            .current_dir(workdir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::WorkerStart {
+                program: program.program.clone(),
+                detail: e.to_string(),
+            })?;
+        let broken = |what: &str| Error::WorkerStart {
+            program: program.program.clone(),
+            detail: format!("no {what} pipe"),
+        };
+        let stdin = BufWriter::new(child.stdin.take().ok_or_else(|| broken("stdin"))?);
+        let stdout = child.stdout.take().ok_or_else(|| broken("stdout"))?;
+        let mut stderr_pipe = child.stderr.take().ok_or_else(|| broken("stderr"))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Ok(Some(m)) = read_frame::<Reply>(&mut r) {
+                if tx.send(Some(m)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(None);
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let tail = Arc::clone(&stderr);
+        let stderr_thread = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr_pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut t) = tail.lock() {
+                    t.extend_from_slice(&buf[..n]);
+                    if t.len() > STDERR_TAIL {
+                        let cut = t.len() - STDERR_TAIL;
+                        t.drain(..cut);
+                    }
+                }
+            }
+        });
+        Ok(Proc {
+            child,
+            stdin,
+            rx,
+            stderr,
+            stderr_thread: Some(stderr_thread),
+        })
+    }
+
+    fn send(&mut self, r: &Request) -> Result<()> {
+        write_frame(&mut self.stdin, r)
+    }
+
+    /// Kills the process and returns the end of its standard error.
+    fn kill(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(t) = self.stderr_thread.take() {
+            let _ = t.join();
+        }
+        self.stderr_text()
+    }
+
+    /// Waits for the process to exit (after `Retire` or `Fatal`), killing it after a second.
+    fn finish(mut self) -> (String, String) {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break s.to_string(),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    break self
+                        .child
+                        .wait()
+                        .map_or_else(|e| e.to_string(), |s| s.to_string());
+                }
+            }
+        };
+        if let Some(t) = self.stderr_thread.take() {
+            let _ = t.join();
+        }
+        (status, self.stderr_text())
+    }
+
+    fn stderr_text(&self) -> String {
+        let t = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&t);
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let start = lines.len().saturating_sub(3);
+        lines[start..].join(" | ")
+    }
+}
+
+/// What a worker reported when it became ready.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ready {
+    /// `java.version` of the workers' JVM.
+    pub java_version: String,
+    /// Probe data of the static initialisers of the instrumented classes (every test runs
+    /// after them, so their coverage belongs to every test).
+    pub init_probes: ProbeSnapshot,
+    /// Instrumented classes whose initialisation failed.
+    pub init_failures: Vec<InitFailure>,
+    /// Time from spawning the process to `Ready`.
+    pub startup: Duration,
+}
+
+/// One worker slot of the pool.
+struct Slot {
+    index: usize,
+    proc: Option<Proc>,
+    stats: HostStats,
+    workdir: PathBuf,
+}
+
+/// The execution host: a pool of workers, each an embedded JVM.
+pub struct Host {
+    config: HostConfig,
+    program: WorkerProgram,
+    setup: Setup,
+    map: ProbeMap,
+    slots: Vec<Slot>,
+    ready: Ready,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field("workers", &self.slots.len())
+            .field("instrumented", &self.map.classes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A class file by internal name.
+pub type ClassBytes = (String, Vec<u8>);
+
+/// Instruments the named classes and their nested classes, in name order, as the host does
+/// (so that offline runs of the same classes use the same probe ids): the probe map and the
+/// instrumented class files.
+pub fn instrument(
+    cp: &ClassPath,
+    names: &[String],
+    probes: &ProbeConfig,
+) -> Result<(ProbeMap, Vec<ClassBytes>)> {
+    let mut all = BTreeSet::new();
+    let mut listing: Option<Vec<String>> = None;
+    for n in names {
+        let n = n.replace('.', "/");
+        if cp.find_bytes(&n)?.is_none() {
+            return Err(Error::ClassNotFound(n.replace('/', ".")));
+        }
+        if listing.is_none() {
+            listing = Some(cp.class_names()?);
+        }
+        let prefix = format!("{n}$");
+        for c in listing.iter().flatten() {
+            if c.starts_with(&prefix) {
+                all.insert(c.clone());
+            }
+        }
+        all.insert(n);
+    }
+    let mut inst = Instrumenter::new(probes.clone()).with_classpath(cp);
+    let mut out = Vec::with_capacity(all.len());
+    for n in all {
+        let cf = cp.load(&n)?;
+        let i = inst.instrument(&cf)?;
+        out.push((n, i.to_bytes()?));
+    }
+    Ok((inst.into_map(), out))
+}
+
+impl Host {
+    /// Instruments the classes under test and starts the workers.
+    pub fn start(config: HostConfig) -> Result<Host> {
+        let mut entries = Vec::with_capacity(config.classpath.len());
+        for p in &config.classpath {
+            if !p.exists() {
+                return Err(Error::ClassPathEntry {
+                    path: p.clone(),
+                    detail: "does not exist".into(),
+                });
+            }
+            entries.push(ClassPathEntry::open(p).map_err(|e| Error::ClassPathEntry {
+                path: p.clone(),
+                detail: e.to_string(),
+            })?);
+        }
+        let cp = ClassPath::new(entries);
+        let (map, instrumented) = instrument(&cp, &config.instrument, &config.probes)?;
+        let libjvm = locate_libjvm(config.java_home.as_deref())?;
+        let program = match &config.worker {
+            Some(w) => w.clone(),
+            None => WorkerProgram::locate()?,
+        };
+        let classpath = config
+            .classpath
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+            .collect();
+        let setup = Setup {
+            libjvm,
+            jvm_options: config.jvm_options.clone(),
+            classpath,
+            initialize: instrumented
+                .iter()
+                .map(|(n, _)| n.replace('/', "."))
+                .collect(),
+            instrumented,
+            sizes: ProbeSizes {
+                branch_slots: map.branch_slots,
+                lines: map.line_ids,
+                methods: map.method_ids,
+                loops: map.loop_ids,
+            },
+            class_ids: map.class_ids.clone(),
+            loop_limit: config.loop_limit,
+            timeout_ms: u64::try_from(config.timeout.as_millis()).unwrap_or(u64::MAX),
+            thread_grace_ms: u64::try_from(config.thread_grace.as_millis()).unwrap_or(u64::MAX),
+            sandbox: config.sandbox,
+        };
+        let n = config.workers.max(1);
+        let mut slots = Vec::with_capacity(n);
+        for index in 0..n {
+            let workdir = fresh_dir(&format!("ferrosuite-worker-{}-{index}", std::process::id()))?;
+            slots.push(Slot {
+                index,
+                proc: None,
+                stats: HostStats::default(),
+                workdir,
+            });
+        }
+        let mut host = Host {
+            config,
+            program,
+            setup,
+            map,
+            slots,
+            ready: Ready::default(),
+        };
+        // Start all workers in parallel; keep the first one's report.
+        let (program, setup, timeout) = (&host.program, &host.setup, host.config.startup_timeout);
+        let results: Vec<Result<Ready>> = std::thread::scope(|s| {
+            let handles: Vec<_> = host
+                .slots
+                .iter_mut()
+                .map(|slot| s.spawn(move || start_worker(slot, program, setup, timeout)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::Protocol("a worker start-up thread panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        for r in results {
+            let r = r?;
+            if host.ready.java_version.is_empty() {
+                host.ready = r;
+            }
+        }
+        for s in &mut host.slots {
+            s.stats.restarts = 0;
+        }
+        Ok(host)
+    }
+
+    /// The probe map of the instrumented classes.
+    #[must_use]
+    pub fn map(&self) -> &ProbeMap {
+        &self.map
+    }
+
+    /// What the first worker reported at start-up.
+    #[must_use]
+    pub fn ready(&self) -> &Ready {
+        &self.ready
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &HostConfig {
+        &self.config
+    }
+
+    /// Counters summed over the workers.
+    #[must_use]
+    pub fn stats(&self) -> HostStats {
+        let mut s = HostStats::default();
+        for slot in &self.slots {
+            s.add(&slot.stats);
+        }
+        s
+    }
+
+    /// Runs tests, split over the workers, and returns one result per test in order.
+    /// `observe` records values and inspector results after each statement (slower; for
+    /// assertion generation).
+    pub fn run(&mut self, tests: &[Test], observe: bool) -> Result<Vec<TestResult>> {
+        if tests.is_empty() {
+            return Ok(Vec::new());
+        }
+        let k = self.slots.len().min(tests.len());
+        let per = tests.len().div_ceil(k);
+        let (program, setup, config) = (&self.program, &self.setup, &self.config);
+        let parts: Vec<Result<Vec<TestResult>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .slots
+                .iter_mut()
+                .zip(tests.chunks(per))
+                .map(|(slot, chunk)| {
+                    s.spawn(move || run_chunk(slot, program, setup, config, chunk, observe))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Protocol("a worker thread panicked".into())))
+                })
+                .collect()
+        });
+        let mut out = Vec::with_capacity(tests.len());
+        for p in parts {
+            out.extend(p?);
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        for slot in &mut self.slots {
+            if let Some(mut p) = slot.proc.take() {
+                let _ = p.send(&Request::Quit);
+                let _ = p.finish();
+            }
+            let _ = std::fs::remove_dir_all(&slot.workdir);
+        }
+    }
+}
+
+/// Creates a new, empty directory under the system's temporary directory (a unique suffix
+/// keeps several hosts of one process apart).
+fn fresh_dir(base: &str) -> Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = std::env::temp_dir();
+    for attempt in 0..1000u32 {
+        let dir = tmp.join(format!("{base}-{nanos:x}-{attempt}"));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::io(format!("creating {}", dir.display()))(e)),
+        }
+    }
+    Err(Error::Io {
+        context: format!("creating a working directory under {}", tmp.display()),
+        source: std::io::Error::other("every candidate name exists"),
+    })
+}
+
+/// Starts (or restarts) the worker of a slot and waits for `Ready`.
+fn start_worker(
+    slot: &mut Slot,
+    program: &WorkerProgram,
+    setup: &Setup,
+    timeout: Duration,
+) -> Result<Ready> {
+    let began = Instant::now();
+    let mut setup = setup.clone();
+    setup.jvm_options.retain(|o| !o.is_empty());
+    setup
+        .jvm_options
+        .push(format!("-Djava.io.tmpdir={}", slot.workdir.display()));
+    let mut p = Proc::spawn(program, &slot.workdir)?;
+    p.send(&Request::Setup(Box::new(setup)))?;
+    let reply = p.rx.recv_timeout(timeout);
+    match reply {
+        Ok(Some(Reply::Ready {
+            java_version,
+            init_probes,
+            init_failures,
+        })) => {
+            slot.proc = Some(p);
+            slot.stats.restarts += 1;
+            Ok(Ready {
+                java_version,
+                init_probes,
+                init_failures,
+                startup: began.elapsed(),
+            })
+        }
+        Ok(Some(Reply::Fatal(msg))) => {
+            let (_, err) = p.finish();
+            Err(Error::JvmStart(if err.is_empty() {
+                msg
+            } else {
+                format!("{err} ({msg})")
+            }))
+        }
+        Ok(Some(other)) => {
+            let _ = p.kill();
+            Err(Error::Worker {
+                worker: slot.index,
+                detail: format!("unexpected reply to set-up: {other:?}"),
+            })
+        }
+        Ok(None) => {
+            let (status, err) = p.finish();
+            if err.is_empty() {
+                Err(Error::Worker {
+                    worker: slot.index,
+                    detail: format!("exited during set-up ({status})"),
+                })
+            } else {
+                // The JVM reports start-up failures on standard error, then exits.
+                Err(Error::JvmStart(format!("{err} (worker {status})")))
+            }
+        }
+        Err(_) => {
+            let err = p.kill();
+            Err(Error::Worker {
+                worker: slot.index,
+                detail: format!(
+                    "not ready within {} s{}",
+                    timeout.as_secs(),
+                    if err.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {err}")
+                    }
+                ),
+            })
+        }
+    }
+}
+
+/// Runs a chunk of tests on one slot, replacing the worker whenever it is lost.
+fn run_chunk(
+    slot: &mut Slot,
+    program: &WorkerProgram,
+    setup: &Setup,
+    config: &HostConfig,
+    tests: &[Test],
+    observe: bool,
+) -> Result<Vec<TestResult>> {
+    let mut results = Vec::with_capacity(tests.len());
+    let wait = config.timeout + config.kill_grace;
+    while results.len() < tests.len() {
+        if slot.proc.is_none() {
+            start_worker(slot, program, setup, config.startup_timeout)?;
+        }
+        let Some(mut p) = slot.proc.take() else {
+            continue;
+        };
+        let rest = &tests[results.len()..];
+        if p.send(&Request::Run {
+            tests: rest.to_vec(),
+            observe,
+        })
+        .is_err()
+        {
+            // The worker died between batches: a fresh one gets the tests.
+            let _ = p.kill();
+            continue;
+        }
+        loop {
+            match p.rx.recv_timeout(wait) {
+                Ok(Some(Reply::Result(r))) => {
+                    slot.stats.tests += 1;
+                    slot.stats.statements += u64::from(r.executed);
+                    results.push(*r);
+                }
+                Ok(Some(Reply::Done)) => {
+                    slot.proc = Some(p);
+                    break;
+                }
+                Ok(Some(Reply::Retire(_))) => {
+                    slot.stats.retirements += 1;
+                    let _ = p.finish();
+                    break;
+                }
+                Ok(Some(other)) => {
+                    let _ = p.kill();
+                    return Err(Error::Worker {
+                        worker: slot.index,
+                        detail: format!("unexpected reply during a batch: {other:?}"),
+                    });
+                }
+                Ok(None) => {
+                    let (status, err) = p.finish();
+                    slot.stats.tests += 1;
+                    slot.stats.crashes += 1;
+                    results.push(TestResult::lost(Status::Crashed(if err.is_empty() {
+                        format!("worker exited ({status})")
+                    } else {
+                        format!("worker exited ({status}): {err}")
+                    })));
+                    break;
+                }
+                Err(_) => {
+                    let _ = p.kill();
+                    slot.stats.tests += 1;
+                    slot.stats.timeouts += 1;
+                    results.push(TestResult::lost(Status::Timeout));
+                    break;
+                }
+            }
+        }
+    }
+    Ok(results)
+}

@@ -1,0 +1,28 @@
+//! The execution host of ferrosuite: worker processes, each embedding a JVM through the `jni`
+//! crate's invocation API, that run tests of the `ferrosuite-testcase` model against
+//! instrumented, sandboxed classes and send back per-test results.
+//!
+//! - [`host`]: the master side ([`Host`]): instrumentation of the classes under test, the
+//!   worker pool, time limits, replacement of lost workers;
+//! - [`worker`]: the worker process ([`worker::worker_main`]): the JVM, the class loader that
+//!   asks Rust for bytes, statements as JNI calls, observations, probe reads, static reset;
+//! - [`protocol`]: the length-prefixed `postcard` messages between them;
+//! - [`result`]: what a test execution yields;
+//! - [`sandbox`]: the transformation applied to every class the worker defines.
+//!
+//! The Java side (probe runtime, `HostLoader`, `Host`, `Sandbox`) lives with the bytecode
+//! crate's runtime sources, since instrumented code refers to it.
+
+pub mod error;
+pub mod host;
+pub mod protocol;
+mod raw;
+pub mod result;
+pub mod sandbox;
+pub mod worker;
+
+pub use error::{Error, Result};
+pub use host::{Host, HostConfig, HostStats, Ready, WorkerProgram, locate_libjvm};
+pub use result::{
+    Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult, ThrowKind, Thrown,
+};

@@ -1,0 +1,221 @@
+//! What executing a test yields: per-statement outcomes, observations for assertions, probe
+//! data, and how the test ended.
+
+use ferrosuite_testcase::statement::JDouble;
+use serde::{Deserialize, Serialize};
+
+/// How a test ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Every statement ran (some may have thrown: see the outcomes).
+    Completed,
+    /// A statement threw, so the statements after it did not run (`executed` says how many
+    /// did).
+    Stopped,
+    /// The test was aborted: the loop limit was exceeded or the watchdog set the abort flag
+    /// and the test stopped cooperatively.
+    Aborted(String),
+    /// The test did not finish within the time limit even after interruption; the worker was
+    /// killed and replaced.
+    Timeout,
+    /// The worker died while running the test (a crash, `halt` through reflection, an
+    /// out-of-memory kill); it was replaced.
+    Crashed(String),
+    /// A statement referred to a class, method or field that does not exist, or passed a
+    /// value of the wrong class: the test itself is wrong.
+    Invalid(String),
+}
+
+impl Status {
+    /// Whether the worker was lost while running the test.
+    #[must_use]
+    pub fn lost_worker(&self) -> bool {
+        matches!(self, Status::Timeout | Status::Crashed(_))
+    }
+}
+
+/// How one executed statement ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Returned normally.
+    Normal,
+    /// Threw an exception or error.
+    Threw(Thrown),
+}
+
+/// A throwable escaping a statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thrown {
+    /// Binary class name (`java.lang.IllegalArgumentException`).
+    pub class: String,
+    /// `getMessage()`, if not null.
+    pub message: Option<String>,
+    /// What kind of throwable it is for the search.
+    pub kind: ThrowKind,
+}
+
+/// Kinds of throwables the host tells apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThrowKind {
+    /// Thrown by the code under test (or the JDK on its behalf).
+    Code,
+    /// The sandbox refused an API (`System.exit`, a file write, a process, a socket); the
+    /// string names the API.
+    Sandbox(String),
+    /// The probe runtime aborted the test (loop limit or watchdog).
+    Abort,
+    /// `StackOverflowError` or `OutOfMemoryError`: the worker is replaced after the test.
+    Resource,
+}
+
+/// A value seen during execution, as far as assertions can use it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Observed {
+    /// `null`.
+    Null,
+    /// A `boolean`.
+    Boolean(bool),
+    /// A `char`.
+    Char(u16),
+    /// A `byte`, `short`, `int` or `long`.
+    Integer(i64),
+    /// A `float` or `double` (a float widened exactly).
+    Floating(JDouble),
+    /// A `String` (at most [`MAX_STRING`] UTF-16 units; longer ones are cut, with the
+    /// flag set).
+    String {
+        /// The text.
+        text: String,
+        /// Whether it was cut.
+        truncated: bool,
+    },
+    /// An enum constant.
+    Enum {
+        /// Binary name of the enum class.
+        class: String,
+        /// The constant.
+        name: String,
+    },
+    /// A non-null object of another type, with its runtime class.
+    Object {
+        /// Binary name of the runtime class.
+        class: String,
+    },
+    /// An array with its length.
+    Array {
+        /// Binary name of the runtime class (`[I`).
+        class: String,
+        /// Length.
+        length: u32,
+    },
+}
+
+/// Longest string kept in an observation (UTF-16 units).
+pub const MAX_STRING: usize = 4096;
+
+/// What was observed after one statement (when observation is on).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The value the statement defined (none for void statements or when it threw).
+    pub value: Option<Observed>,
+    /// Inspector results on the value defined, by method name (`size`, `isEmpty`, `getX`).
+    pub inspectors: Vec<(String, Observed)>,
+    /// Inspector results on the receiver after a method call.
+    pub receiver_inspectors: Vec<(String, Observed)>,
+}
+
+/// The probe data of one test: only what differs from the reset state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProbeSnapshot {
+    /// Branch outcome slots that ran: (slot, times taken, smallest distance to taking it).
+    pub branches: Vec<(u32, u32, f64)>,
+    /// Line probes hit: (line id, hits).
+    pub lines: Vec<(u32, u32)>,
+    /// Methods entered: (method id, entries).
+    pub methods: Vec<(u32, u32)>,
+    /// Loop probes: (loop id, iterations).
+    pub loops: Vec<(u32, u32)>,
+    /// Class ids whose static fields were written (and were then reset).
+    pub statics_written: Vec<u32>,
+}
+
+impl ProbeSnapshot {
+    /// Hits and distance of a branch slot: `(0, +inf)` when its site never ran.
+    #[must_use]
+    pub fn branch(&self, slot: u32) -> (u32, f64) {
+        match self.branches.binary_search_by_key(&slot, |b| b.0) {
+            Ok(i) => (self.branches[i].1, self.branches[i].2),
+            Err(_) => (0, f64::INFINITY),
+        }
+    }
+
+    /// Whether line id `id` was hit.
+    #[must_use]
+    pub fn line_hit(&self, id: u32) -> bool {
+        self.lines.binary_search_by_key(&id, |l| l.0).is_ok()
+    }
+
+    /// Whether method id `id` was entered.
+    #[must_use]
+    pub fn method_hit(&self, id: u32) -> bool {
+        self.methods.binary_search_by_key(&id, |l| l.0).is_ok()
+    }
+}
+
+/// Everything one execution of a test yields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// How the test ended.
+    pub status: Status,
+    /// One outcome per executed statement.
+    pub outcomes: Vec<Outcome>,
+    /// One observation per executed statement (empty unless observation was asked for).
+    pub observations: Vec<Observation>,
+    /// Number of statements executed (including one that threw).
+    pub executed: u32,
+    /// Probe data.
+    pub probes: ProbeSnapshot,
+    /// Names of the threads the test started that were still alive after the abort flag, an
+    /// interrupt and a grace period (the worker is replaced after such a test).
+    pub leaked_threads: Vec<String>,
+    /// Classes whose statics were reset after the test (binary names, in reset order).
+    pub reset_classes: Vec<String>,
+    /// Wall time of the test in the worker, in microseconds (not deterministic; not part of
+    /// any comparison).
+    pub micros: u64,
+}
+
+impl TestResult {
+    /// A result for a test that never ran to completion because the worker was lost.
+    #[must_use]
+    pub fn lost(status: Status) -> Self {
+        TestResult {
+            status,
+            outcomes: Vec::new(),
+            observations: Vec::new(),
+            executed: 0,
+            probes: ProbeSnapshot::default(),
+            leaked_threads: Vec::new(),
+            reset_classes: Vec::new(),
+            micros: 0,
+        }
+    }
+
+    /// The first exception a statement threw, with the statement index.
+    #[must_use]
+    pub fn first_exception(&self) -> Option<(usize, &Thrown)> {
+        self.outcomes.iter().enumerate().find_map(|(i, o)| match o {
+            Outcome::Threw(t) => Some((i, t)),
+            Outcome::Normal => None,
+        })
+    }
+
+    /// Everything except the timing: what determinism compares.
+    #[must_use]
+    pub fn without_timing(&self) -> TestResult {
+        TestResult {
+            micros: 0,
+            ..self.clone()
+        }
+    }
+}

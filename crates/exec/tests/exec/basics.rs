@@ -1,0 +1,103 @@
+use ferrosuite_exec::{Observed, Outcome, Status};
+use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+
+use crate::fixture_host;
+
+fn stack_test() -> Test {
+    Test::new(vec![
+        Statement::constructor("examples/Stack", "()V", vec![]),
+        Statement::Primitive(Prim::Int(3)),
+        Statement::method(
+            "examples/Stack",
+            "push",
+            "(I)V",
+            Some(VarRef(0)),
+            vec![VarRef(1)],
+        ),
+        Statement::method("examples/Stack", "pop", "()I", Some(VarRef(0)), vec![]),
+        Statement::method("examples/Stack", "pop", "()I", Some(VarRef(0)), vec![]),
+    ])
+}
+
+#[test]
+fn stack_runs_with_values_exceptions_and_branches() {
+    let mut host = fixture_host(&["examples/Stack"]);
+    let r = host.run(&[stack_test()], true).unwrap();
+    let r = &r[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    assert_eq!(r.executed, 5);
+    assert_eq!(r.outcomes[3], Outcome::Normal);
+    assert_eq!(r.observations[3].value, Some(Observed::Integer(3)));
+    let (_, t) = r.first_exception().unwrap();
+    assert_eq!(t.class, "java.util.EmptyStackException");
+    assert!(!r.probes.branches.is_empty());
+    eprintln!("{r:#?}");
+}
+
+#[test]
+fn results_are_the_same_in_fresh_reused_and_parallel_workers() {
+    let tests: Vec<Test> = (0..12)
+        .map(|k| {
+            let mut s = vec![
+                Statement::constructor("examples/Stack", "()V", vec![]),
+                Statement::Primitive(Prim::Int(k)),
+            ];
+            for _ in 0..(k % 6) {
+                s.push(Statement::method(
+                    "examples/Stack",
+                    "push",
+                    "(I)V",
+                    Some(VarRef(0)),
+                    vec![VarRef(1)],
+                ));
+            }
+            s.push(Statement::method(
+                "examples/Stack",
+                "pop",
+                "()I",
+                Some(VarRef(0)),
+                vec![],
+            ));
+            Test::new(s)
+        })
+        .chain(std::iter::once(Test::new(vec![Statement::method(
+            "hostile/Counter",
+            "next",
+            "()I",
+            None,
+            vec![],
+        )])))
+        .collect();
+    let strip = |rs: Vec<ferrosuite_exec::TestResult>| {
+        rs.into_iter()
+            .map(|r| r.without_timing())
+            .collect::<Vec<_>>()
+    };
+    let mut reused = fixture_host(&["examples/Stack", "hostile/Counter"]);
+    let first = strip(reused.run(&tests, true).unwrap());
+    let second = strip(reused.run(&tests, true).unwrap());
+    assert_eq!(first, second, "a reused worker gives other results");
+    let mut fresh = fixture_host(&["examples/Stack", "hostile/Counter"]);
+    assert_eq!(
+        first,
+        strip(fresh.run(&tests, true).unwrap()),
+        "a fresh worker gives other results"
+    );
+    let mut c = crate::config(
+        vec![crate::fixtures().clone()],
+        &["examples/Stack", "hostile/Counter"],
+    );
+    c.workers = 2;
+    let mut two = ferrosuite_exec::Host::start(c).unwrap();
+    assert_eq!(
+        first,
+        strip(two.run(&tests, true).unwrap()),
+        "two workers give other results"
+    );
+    // One test at a time gives what a batch gives.
+    let singles: Vec<_> = tests
+        .iter()
+        .flat_map(|t| strip(reused.run(std::slice::from_ref(t), true).unwrap()))
+        .collect();
+    assert_eq!(first, singles);
+}

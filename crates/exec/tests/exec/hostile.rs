@@ -1,0 +1,363 @@
+//! The hostile corpus: code that never ends, recurses without bound, exhausts memory, leaves
+//! threads behind or keeps static state. Each test must get a result within the time limit
+//! plus a restart, the host must survive, and static state must not leak between tests.
+
+use std::time::{Duration, Instant};
+
+use ferrosuite_exec::{Host, Observed, Status, ThrowKind};
+use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+
+use crate::{config, fixtures};
+
+fn call(class: &str, name: &str, desc: &str) -> Test {
+    Test::new(vec![Statement::method(
+        &format!("hostile/{class}"),
+        name,
+        desc,
+        None,
+        vec![],
+    )])
+}
+
+fn corpus() -> Vec<(&'static str, Test)> {
+    vec![
+        (
+            "loop",
+            Test::new(vec![
+                Statement::Primitive(Prim::Int(1)),
+                Statement::method("hostile/Runaway", "spin", "(I)I", None, vec![VarRef(0)]),
+            ]),
+        ),
+        ("sleep", call("Runaway", "sleepForever", "()V")),
+        ("stubborn sleep", call("Runaway", "sleepStubbornly", "()V")),
+        (
+            "uninstrumented loop",
+            call("Runaway", "spinUninstrumented", "()V"),
+        ),
+        (
+            "recursion",
+            Test::new(vec![
+                Statement::Primitive(Prim::Int(0)),
+                Statement::method("hostile/Recursion", "down", "(I)I", None, vec![VarRef(0)]),
+            ]),
+        ),
+        ("huge array", call("Memory", "huge", "()[J")),
+        ("heap exhaustion", call("Memory", "exhaust", "()I")),
+        (
+            "spinning thread",
+            call("Threads", "spinner", "()Ljava/lang/Thread;"),
+        ),
+        (
+            "sleeping thread",
+            call("Threads", "sleeper", "()Ljava/lang/Thread;"),
+        ),
+        (
+            "stubborn thread",
+            call("Threads", "stubborn", "()Ljava/lang/Thread;"),
+        ),
+        ("static counter", call("Counter", "next", "()I")),
+    ]
+}
+
+fn hostile_host() -> Host {
+    let mut c = config(
+        vec![fixtures().clone()],
+        &[
+            "hostile/Runaway",
+            "hostile/Recursion",
+            "hostile/Memory",
+            "hostile/Threads",
+            "hostile/Counter",
+        ],
+    );
+    c.timeout = Duration::from_secs(1);
+    c.kill_grace = Duration::from_secs(1);
+    Host::start(c).unwrap()
+}
+
+fn check(name: &str, r: &ferrosuite_exec::TestResult) {
+    let thrown = r.first_exception().map(|(_, t)| t.clone());
+    match name {
+        "loop" => assert!(
+            matches!(&r.status, Status::Aborted(m) if m.contains("loop limit")),
+            "{name}: {r:?}"
+        ),
+        "sleep" | "stubborn sleep" => {
+            assert!(
+                matches!(&r.status, Status::Aborted(m) if m.contains("time limit")),
+                "{name}: {r:?}"
+            );
+        }
+        "uninstrumented loop" => assert_eq!(r.status, Status::Timeout, "{name}: {r:?}"),
+        "recursion" => {
+            let t = thrown.unwrap_or_else(|| panic!("{name}: {r:?}"));
+            assert_eq!(
+                (t.class.as_str(), &t.kind),
+                ("java.lang.StackOverflowError", &ThrowKind::Resource),
+                "{name}"
+            );
+        }
+        // Filling the heap ends in an OutOfMemoryError, or in the time limit when the collector
+        // thrashes first.
+        "heap exhaustion" if matches!(&r.status, Status::Aborted(m) if m.contains("time limit")) => {
+        }
+        "huge array" | "heap exhaustion" => {
+            let t = thrown.unwrap_or_else(|| panic!("{name}: {r:?}"));
+            assert_eq!(
+                (t.class.as_str(), &t.kind),
+                ("java.lang.OutOfMemoryError", &ThrowKind::Resource),
+                "{name}"
+            );
+        }
+        "sleeping thread" => {
+            assert_eq!(r.status, Status::Completed, "{name}: {r:?}");
+            assert!(
+                r.leaked_threads.is_empty(),
+                "{name}: {:?}",
+                r.leaked_threads
+            );
+        }
+        // The spinner stops at the abort flag, or at the loop limit by itself; a thread that
+        // is still dying after the grace period costs a worker restart, never a result.
+        "spinning thread" => assert_eq!(r.status, Status::Completed, "{name}: {r:?}"),
+        "stubborn thread" => assert_eq!(r.leaked_threads.len(), 1, "{name}: {r:?}"),
+        "static counter" => {
+            assert_eq!(r.status, Status::Completed);
+            assert_eq!(
+                r.observations[0].value,
+                Some(Observed::Integer(1)),
+                "{name}: the counter leaked"
+            );
+            assert_eq!(r.reset_classes, vec!["hostile.Counter".to_string()]);
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn the_host_survives_the_hostile_corpus_repeatedly() {
+    let mut host = hostile_host();
+    let cases = corpus();
+    let rounds = 3;
+    let mut tests = Vec::new();
+    let mut names = Vec::new();
+    for round in 0..rounds {
+        // A different order each round: state must not depend on what ran before.
+        let mut order: Vec<usize> = (0..cases.len()).collect();
+        order.rotate_left(round * 4 % cases.len());
+        for i in order {
+            names.push(cases[i].0);
+            tests.push(cases[i].1.clone());
+        }
+    }
+    let start = Instant::now();
+    let results = host.run(&tests, true).unwrap();
+    let elapsed = start.elapsed();
+    assert_eq!(results.len(), tests.len());
+    for (name, r) in names.iter().zip(&results) {
+        check(name, r);
+    }
+    let stats = host.stats();
+    eprintln!(
+        "hostile corpus: {} tests in {elapsed:?}; {stats:?}",
+        tests.len()
+    );
+    // Bound: per test the time limit plus the kill grace plus a restart (generous for CI).
+    assert!(elapsed < Duration::from_secs(12) * u32::try_from(tests.len()).unwrap());
+    assert_eq!(stats.timeouts, rounds as u64);
+    // The host still runs ordinary tests afterwards.
+    let r = host.run(&[call("Counter", "next", "()I")], true).unwrap();
+    check("static counter", &r[0]);
+}
+
+/// Exits, file writes, deletes and renames, processes and sockets: each throws the sandbox's
+/// error, repeatedly, and nothing outside happens.
+#[test]
+fn sandboxed_apis_throw_and_touch_nothing() {
+    use std::net::TcpListener;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec-sandbox");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let p = |name: &str| dir.join(name).display().to_string();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = i32::from(listener.local_addr().unwrap().port());
+    let with_str = |class: &str, name: &str, arg: &str| {
+        Test::new(vec![
+            Statement::string(arg),
+            Statement::method(
+                &format!("hostile/{class}"),
+                name,
+                "(Ljava/lang/String;)Z",
+                None,
+                vec![VarRef(0)],
+            ),
+        ])
+    };
+    let with = |class: &str, name: &str, desc: &str, arg: Statement| {
+        Test::new(vec![
+            arg,
+            Statement::method(
+                &format!("hostile/{class}"),
+                name,
+                desc,
+                None,
+                vec![VarRef(0)],
+            ),
+        ])
+    };
+    let s = |x: &str| Statement::string(x);
+    let i = |x: i32| Statement::Primitive(Prim::Int(x));
+    let cases: Vec<(&str, Test)> = vec![
+        (
+            "java.lang.System.exit",
+            with("Exits", "systemExit", "(I)V", i(3)),
+        ),
+        (
+            "java.lang.Runtime.exit",
+            with("Exits", "runtimeExit", "(I)V", i(3)),
+        ),
+        (
+            "java.lang.Runtime.halt",
+            with("Exits", "runtimeHalt", "(I)V", i(3)),
+        ),
+        (
+            "java.lang.System.exit",
+            with("Exits", "exitThroughReference", "(I)V", i(3)),
+        ),
+        (
+            "java.io.File.delete",
+            with_str("FileOps", "deleteFile", &victim.display().to_string()),
+        ),
+        (
+            "java.io.File.delete",
+            with_str(
+                "FileOps",
+                "deleteThroughSubclass",
+                &victim.display().to_string(),
+            ),
+        ),
+        (
+            "java.io.File.createNewFile",
+            with_str("FileOps", "createNewFile", &p("new.txt")),
+        ),
+        (
+            "java.io.File.mkdirs",
+            with_str("FileOps", "makeDirectories", &p("sub/dir")),
+        ),
+        (
+            "java.io.FileOutputStream.<init>",
+            with(
+                "FileOps",
+                "writeFileOutputStream",
+                "(Ljava/lang/String;)V",
+                s(&victim.display().to_string()),
+            ),
+        ),
+        (
+            "java.io.FileWriter.<init>",
+            with(
+                "FileOps",
+                "writeFileWriter",
+                "(Ljava/lang/String;)V",
+                s(&p("w.txt")),
+            ),
+        ),
+        (
+            "java.nio.file.Files.write",
+            with(
+                "FileOps",
+                "writeNio",
+                "(Ljava/lang/String;)V",
+                s(&victim.display().to_string()),
+            ),
+        ),
+        (
+            "java.nio.file.Files.delete",
+            with(
+                "FileOps",
+                "deleteNio",
+                "(Ljava/lang/String;)V",
+                s(&victim.display().to_string()),
+            ),
+        ),
+        (
+            "java.lang.ProcessBuilder.start",
+            with(
+                "Processes",
+                "startProcess",
+                "(Ljava/lang/String;)I",
+                s(&p("marker")),
+            ),
+        ),
+        (
+            "java.lang.Runtime.exec",
+            with(
+                "Processes",
+                "execArray",
+                "(Ljava/lang/String;)I",
+                s(&p("marker")),
+            ),
+        ),
+        (
+            "java.net.Socket.<init>",
+            with("Network", "connect", "(I)V", i(port)),
+        ),
+        (
+            "java.net.ServerSocket.<init>",
+            with("Network", "listen", "(I)V", i(port + 1)),
+        ),
+        (
+            "java.net.URL.openStream",
+            with("Network", "openStream", "(I)V", i(port)),
+        ),
+    ];
+    let mut c = config(
+        vec![fixtures().clone()],
+        &[
+            "hostile/Exits",
+            "hostile/FileOps",
+            "hostile/Processes",
+            "hostile/Network",
+        ],
+    );
+    c.timeout = Duration::from_secs(2);
+    let mut host = Host::start(c).unwrap();
+    let rounds = 3;
+    let tests: Vec<Test> = (0..rounds)
+        .flat_map(|_| cases.iter().map(|c| c.1.clone()))
+        .collect();
+    let results = host.run(&tests, false).unwrap();
+    let mut denied = 0;
+    for (k, r) in results.iter().enumerate() {
+        let (api, _) = &cases[k % cases.len()];
+        let (_, t) = r
+            .first_exception()
+            .unwrap_or_else(|| panic!("{api}: no exception: {r:?}"));
+        assert_eq!(t.class, "org.ferrosuite.rt.SandboxError", "{api}: {r:?}");
+        assert!(
+            matches!(&t.kind, ThrowKind::Sandbox(a) if a.starts_with(api)),
+            "{api}: {t:?}"
+        );
+        denied += 1;
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("victim.txt")],
+        "files appeared"
+    );
+    assert!(
+        listener.accept().is_err(),
+        "a connection reached the listener"
+    );
+    let stats = host.stats();
+    assert_eq!((stats.crashes, stats.timeouts), (0, 0), "{stats:?}");
+    eprintln!("sandbox corpus: {denied} denied calls over {rounds} rounds; {stats:?}");
+}

@@ -1,0 +1,73 @@
+//! Integration tests of the execution host: real worker processes with an embedded JVM,
+//! fixtures compiled from `fixtures/java` at test time, hostile code, Debian subject jars (set
+//! `FERROSUITE_REQUIRE_SUBJECTS=1` to fail instead of skipping when a jar is missing), and
+//! bad input.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::doc_markdown,
+    clippy::missing_panics_doc,
+    clippy::must_use_candidate,
+    clippy::many_single_char_names,
+    clippy::too_many_lines,
+    missing_docs
+)]
+
+mod basics;
+mod hostile;
+mod subjects;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
+pub fn fixtures() -> &'static PathBuf {
+    static F: OnceLock<PathBuf> = OnceLock::new();
+    F.get_or_init(|| {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec-fixtures");
+        let st = Command::new(repo().join("fixtures/build.sh"))
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+        out.join("java8")
+    })
+}
+
+pub fn worker() -> WorkerProgram {
+    WorkerProgram {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_ferrosuite-worker")),
+        args: Vec::new(),
+    }
+}
+
+pub fn config(classpath: Vec<PathBuf>, instrument: &[&str]) -> HostConfig {
+    HostConfig {
+        classpath,
+        instrument: instrument.iter().map(ToString::to_string).collect(),
+        worker: Some(worker()),
+        ..HostConfig::default()
+    }
+}
+
+pub fn fixture_host(instrument: &[&str]) -> Host {
+    Host::start(config(vec![fixtures().clone()], instrument)).unwrap()
+}
+
+/// Whether the Debian subject jars must be present.
+pub fn subjects_required() -> bool {
+    std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1")
+}
