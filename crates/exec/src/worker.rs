@@ -210,13 +210,17 @@ impl Watchdog {
         let thread = Shared(thread);
         let abort = abort as usize;
         let interrupt = interrupt as usize;
-        let _ = std::thread::Builder::new()
+        // The watchdog must be attached before the baseline of live threads is taken, or it
+        // would count as a thread the first test left behind.
+        let (attached_tx, attached_rx) = mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
             .name("ferrosuite-watchdog".into())
             .spawn(move || {
                 let (probe, thread) = (probe, thread);
                 let _ = vm.attach_current_thread(|env| -> jni::errors::Result<()> {
                     // SAFETY: `env` is this thread's environment for the whole closure.
                     let jni = unsafe { Jni::new(env.get_raw()) };
+                    let _ = attached_tx.send(());
                     while let Ok(ev) = rx.recv() {
                         let Event::Start(seq) = ev else { continue };
                         match rx.recv_timeout(timeout) {
@@ -239,6 +243,9 @@ impl Watchdog {
                     Ok(())
                 });
             });
+        if spawned.is_ok() {
+            let _ = attached_rx.recv_timeout(Duration::from_secs(30));
+        }
         Watchdog { tx, fired, seq: 0 }
     }
 

@@ -313,6 +313,14 @@ fn sandboxed_apis_throw_and_touch_nothing() {
             "java.net.URL.openStream",
             with("Network", "openStream", "(I)V", i(port)),
         ),
+        // A test that calls the API itself, not through the code under test.
+        (
+            "java.lang.System.exit",
+            Test::new(vec![
+                i(0),
+                Statement::method("java/lang/System", "exit", "(I)V", None, vec![VarRef(0)]),
+            ]),
+        ),
     ];
     let mut c = config(
         vec![fixtures().clone()],
