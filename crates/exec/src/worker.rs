@@ -1015,7 +1015,9 @@ impl<'a> Executor<'a> {
         }
         // Threads the test started: abort flag, interrupt, grace; retire if any survive.
         let mut leaked = Vec::new();
-        if self.thread_count() > self.baseline_count {
+        // Always compared with the baseline: a count alone can hide a new thread behind one
+        // that ended.
+        {
             let v = jni.call(
                 self.ids.host,
                 self.ids.host_stop_threads,
