@@ -22,7 +22,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
-use ferrosuite_testcase::statement::{Prim, java_type};
+use ferrosuite_testcase::statement::Prim;
 use ferrosuite_testcase::{Statement, Test, VarRef};
 
 const SU: &str = "org/apache/commons/lang3/StringUtils";
@@ -167,52 +167,14 @@ fn junit_source(tests: &[Test]) -> String {
             src,
             "    @Test\n    public void test{i}() {{\n        try {{"
         );
-        for (j, s) in t.statements.iter().enumerate() {
-            match s.value_type().unwrap() {
-                Some(ty) => {
-                    let _ = writeln!(
-                        src,
-                        "            {} v{j} = {};",
-                        java_type(&ty),
-                        java_expr(s)
-                    );
-                }
-                None => {
-                    let _ = writeln!(src, "            {};", java_expr(s));
-                }
-            }
+        // The test model prints each statement as a Java declaration or expression statement.
+        for line in t.to_string().lines() {
+            let _ = writeln!(src, "            {line}");
         }
         let _ = writeln!(src, "        }} catch (Throwable t) {{\n        }}\n    }}");
     }
     src.push_str("}\n");
     src
-}
-
-fn java_expr(s: &Statement) -> String {
-    match s {
-        Statement::Primitive(p) => p.java_literal(),
-        Statement::Constructor { class, args, .. } => {
-            format!("new {}({})", class.replace('/', "."), refs(args))
-        }
-        Statement::Method {
-            class,
-            name,
-            receiver,
-            args,
-            ..
-        } => match receiver {
-            Some(r) => format!("{r}.{name}({})", refs(args)),
-            None => format!("{}.{name}({})", class.replace('/', "."), refs(args)),
-        },
-        other => panic!("not used by this benchmark: {other}"),
-    }
-}
-
-fn refs(args: &[VarRef]) -> String {
-    args.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 const HARNESS: &str = r#"

@@ -218,32 +218,8 @@ fn java_driver(tests: &[Test]) -> String {
     for (i, t) in tests.iter().enumerate() {
         let _ = writeln!(src, "  static void t{i}() {{\n    try {{");
         for (j, s) in t.statements.iter().enumerate() {
-            let e = match s {
-                Statement::Primitive(p) => p.java_literal(),
-                Statement::Null { ty } => format!("({}) null", java_type(ty)),
-                Statement::ArrayNew { component, length } => {
-                    format!("new {}[{length}]", java_type(component))
-                }
-                Statement::ArrayStore {
-                    array,
-                    index,
-                    value,
-                } => format!("{array}[{index}] = {value}"),
-                Statement::Constructor { class, args, .. } => {
-                    format!("new {}({})", class.replace('/', "."), refs(args))
-                }
-                Statement::Method {
-                    class,
-                    name,
-                    receiver,
-                    args,
-                    ..
-                } => match receiver {
-                    Some(r) => format!("{r}.{name}({})", refs(args)),
-                    None => format!("{}.{name}({})", class.replace('/', "."), refs(args)),
-                },
-                other => panic!("{other}"),
-            };
+            // The test model prints each statement as Java.
+            let e = s.to_string();
             match s.value_type().unwrap() {
                 Some(ty) => {
                     let _ = writeln!(src, "      {} v{j} = {e};", java_type(&ty));
@@ -272,13 +248,6 @@ fn java_driver(tests: &[Test]) -> String {
     }
     src.push_str("  }\n}\n");
     src
-}
-
-fn refs(args: &[VarRef]) -> String {
-    args.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn text(o: &Observed) -> Option<String> {
