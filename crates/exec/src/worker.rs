@@ -281,7 +281,6 @@ struct Ids {
     f_statics: jfieldID,
     host: jclass,
     host_threads: jmethodID,
-    host_thread_count: jmethodID,
     host_stop_threads: jmethodID,
     host_message: jmethodID,
     host_inspectors: jmethodID,
@@ -294,7 +293,6 @@ struct Ids {
     string: jclass,
     enum_cls: jclass,
     enum_name: jmethodID,
-    number: jclass,
     long_value: jmethodID,
     double_value: jmethodID,
     boxed: Vec<(jclass, Kind)>,
@@ -398,10 +396,10 @@ struct Executor<'a> {
     setup: &'a Setup,
     watchdog: Watchdog,
     baseline_threads: jobject,
-    baseline_count: i32,
-    classes: HashMap<String, Option<jclass>>,
-    methods: HashMap<(String, String, String, bool), Option<MethodInfo>>,
-    fields: HashMap<(String, String, String, bool), Option<FieldInfo>>,
+    /// Resolutions, failures included (a failure is reported with the same message each time).
+    classes: HashMap<String, Result<jclass, String>>,
+    methods: HashMap<(String, String, String, bool), Result<MethodInfo, String>>,
+    fields: HashMap<(String, String, String, bool), Result<FieldInfo, String>>,
     inspectors: HashMap<String, Vec<(String, jmethodID, Kind)>>,
     resets: HashMap<u32, Option<(jclass, jmethodID)>>,
     buf_d: Vec<f64>,
@@ -590,7 +588,6 @@ impl<'a> Executor<'a> {
             f_statics: Self::fid(jni, probe, "staticWritten", "[Z")?,
             host,
             host_threads: Self::mid(jni, host, "threads", "()[Ljava/lang/Thread;", true)?,
-            host_thread_count: Self::mid(jni, host, "threadCount", "()I", true)?,
             host_stop_threads: Self::mid(
                 jni,
                 host,
@@ -621,7 +618,6 @@ impl<'a> Executor<'a> {
             string: Self::global_class(jni, "java/lang/String")?,
             enum_cls,
             enum_name: Self::mid(jni, enum_cls, "name", "()Ljava/lang/String;", false)?,
-            number,
             long_value: Self::mid(jni, number, "longValue", "()J", false)?,
             double_value: Self::mid(jni, number, "doubleValue", "()D", false)?,
             boolean_value: Self::mid(jni, boxed[6].0, "booleanValue", "()Z", false)?,
@@ -684,7 +680,6 @@ impl<'a> Executor<'a> {
             setup,
             watchdog,
             baseline_threads: std::ptr::null_mut(),
-            baseline_count: 0,
             classes: HashMap::new(),
             methods: HashMap::new(),
             fields: HashMap::new(),
@@ -723,7 +718,6 @@ impl<'a> Executor<'a> {
             raw::reference(jni.call(ex.ids.host, ex.ids.host_threads, Kind::Object, &[], true));
         jni.clear_exception();
         ex.baseline_threads = jni.global(threads);
-        ex.baseline_count = ex.thread_count();
         Ok((
             ex,
             Reply::Ready {
@@ -737,18 +731,6 @@ impl<'a> Executor<'a> {
     fn call_void_static(&self, class: jclass, m: jmethodID) {
         self.jni.call(class, m, Kind::Void, &[], true);
         self.jni.clear_exception();
-    }
-
-    fn thread_count(&self) -> i32 {
-        let v = self.jni.call(
-            self.ids.host,
-            self.ids.host_thread_count,
-            Kind::Int,
-            &[],
-            true,
-        );
-        self.jni.clear_exception();
-        raw::integral(Kind::Int, v).map_or(0, |x| x as i32)
     }
 
     /// Loads (and optionally initialises) a class through the host loader.
@@ -785,12 +767,14 @@ impl<'a> Executor<'a> {
             _ => return Err(format!("{} is not a class", t.descriptor())),
         };
         if let Some(c) = self.classes.get(&binary) {
-            return c.ok_or_else(|| format!("class {binary} not found"));
+            return c.clone();
         }
-        let r = self.load(&binary, false).map(|c| self.jni.global(c));
-        let found = r.as_ref().ok().copied();
-        self.classes.insert(binary.clone(), found);
-        r.map_err(|e| format!("class {binary} cannot be loaded: {e}"))
+        let r = self
+            .load(&binary, false)
+            .map(|c| self.jni.global(c))
+            .map_err(|e| format!("class {binary} cannot be loaded: {e}"));
+        self.classes.insert(binary, r.clone());
+        r
     }
 
     fn class_named(&mut self, internal: &str) -> Result<jclass, String> {
@@ -812,18 +796,12 @@ impl<'a> Executor<'a> {
         );
         if !self.methods.contains_key(&key) {
             let info = self.resolve_method(class, name, desc, is_static);
-            let ok = info.as_ref().ok().is_some();
-            let err = info.as_ref().err().cloned();
-            self.methods.insert(key.clone(), info.ok());
-            if !ok {
-                return Err(err.unwrap_or_default());
-            }
+            self.methods.insert(key.clone(), info);
         }
         match self.methods.get(&key) {
-            Some(Some(m)) => Ok(m),
-            _ => Err(format!(
-                "no {}method {}.{name}{desc}",
-                if is_static { "static " } else { "" },
+            Some(r) => r.as_ref().map_err(Clone::clone),
+            None => Err(format!(
+                "no method {}.{name}{desc}",
                 class.replace('/', ".")
             )),
         }
@@ -881,50 +859,50 @@ impl<'a> Executor<'a> {
             is_static,
         );
         if !self.fields.contains_key(&key) {
-            let r = (|| -> Result<FieldInfo, String> {
-                let t = FieldType::parse(desc).map_err(|e| e.to_string())?;
-                let cls = self.class_named(class)?;
-                let id = self
-                    .jni
-                    .field_id(cls, &cstring(name), &cstring(desc), is_static);
-                if id.is_null() {
-                    self.jni.clear_exception();
-                    return Err(format!(
-                        "no {}field {}.{name} of type {desc}",
-                        if is_static { "static " } else { "" },
-                        class.replace('/', ".")
-                    ));
-                }
-                let kind = Kind::of(&t);
-                let ty = if kind == Kind::Object {
-                    Some(self.class(&t)?)
-                } else {
-                    None
-                };
-                Ok(FieldInfo {
-                    class: cls,
-                    id,
-                    kind,
-                    ty,
-                })
-            })();
-            match r {
-                Ok(f) => {
-                    self.fields.insert(key.clone(), Some(f));
-                }
-                Err(e) => {
-                    self.fields.insert(key, None);
-                    return Err(e);
-                }
-            }
+            let r = self.resolve_field(class, name, desc, is_static);
+            self.fields.insert(key.clone(), r);
         }
         match self.fields.get(&key) {
-            Some(Some(f)) => Ok(f),
-            _ => Err(format!(
+            Some(r) => r.as_ref().map_err(Clone::clone),
+            None => Err(format!(
                 "no field {}.{name} of type {desc}",
                 class.replace('/', ".")
             )),
         }
+    }
+
+    fn resolve_field(
+        &mut self,
+        class: &str,
+        name: &str,
+        desc: &str,
+        is_static: bool,
+    ) -> Result<FieldInfo, String> {
+        let t = FieldType::parse(desc).map_err(|e| e.to_string())?;
+        let cls = self.class_named(class)?;
+        let id = self
+            .jni
+            .field_id(cls, &cstring(name), &cstring(desc), is_static);
+        if id.is_null() {
+            self.jni.clear_exception();
+            return Err(format!(
+                "no {}field {}.{name} of type {desc}",
+                if is_static { "static " } else { "" },
+                class.replace('/', ".")
+            ));
+        }
+        let kind = Kind::of(&t);
+        let ty = if kind == Kind::Object {
+            Some(self.class(&t)?)
+        } else {
+            None
+        };
+        Ok(FieldInfo {
+            class: cls,
+            id,
+            kind,
+            ty,
+        })
     }
 
     fn serve(&mut self, input: &mut impl std::io::Read, output: &mut impl Write) -> u8 {
@@ -1131,12 +1109,11 @@ impl<'a> Executor<'a> {
         };
         let kind = if jni.is_instance(t, self.ids.abort_error) {
             ThrowKind::Abort
-        } else if let Some((c, get_api)) = self
+        } else if let Some((_, get_api)) = self
             .ids
             .sandbox_error
             .filter(|(c, _)| jni.is_instance(t, *c))
         {
-            let _ = c;
             let api = raw::reference(jni.call(t, get_api, Kind::Object, &[], false));
             jni.clear_exception();
             let api = if api.is_null() {
@@ -1528,7 +1505,6 @@ impl<'a> Executor<'a> {
             let length = jni.array_length(r) as u32;
             return Observed::Array { class, length };
         }
-        let _ = self.ids.number;
         Observed::Object { class }
     }
 

@@ -27,11 +27,6 @@ public final class Host {
         return out;
     }
 
-    /** A cheap estimate of the number of live threads. */
-    public static int threadCount() {
-        return root().activeCount();
-    }
-
     /**
      * Stops the threads not in {@code baseline}: sets the abort flag (so that their probes throw
      * {@link AbortError}), interrupts them and waits up to {@code graceMillis} in total.
