@@ -6,6 +6,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/deps.sh
 export FERROSUITE_REQUIRE_SUBJECTS=1
+# Tests of crates other than exec find the worker binary of the same build (fail, not skip).
+export FERROSUITE_REQUIRE_WORKER=1
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 cargo test --workspace --all-targets -q

@@ -1,12 +1,17 @@
 //! Scripted benchmark of the execution host (results go into BENCHMARKS.md):
 //! - start-up: spawning a worker, starting its JVM and running the first test;
 //! - throughput: tests/s and statements/s with 1 and 2 workers on simple CUTs (the Stack
-//!   fixture and commons-lang3 `StringUtils`/`NumberUtils`);
+//!   fixture and commons-lang3 `StringUtils`/`NumberUtils`), batches of the two hosts
+//!   alternating;
+//! - the CPU split between the master process and its workers over a host's life;
 //! - overhead: the same tests compiled into a JUnit 5 class and run by the JUnit Platform
 //!   launcher in a warm JVM, measured in the same run.
 //!
 //! Usage: `cargo run --release -p ferrosuite-benches --bin exec-overhead -- <fixture classes dir> [tests]`
 //! (needs `ferrosuite-worker` built: `cargo build --release -p ferrosuite-exec`).
+//!
+//! With `EXEC_OVERHEAD_PROFILE=<workers>` it only runs batches for 10 s on one host, for
+//! `perf record -a`.
 
 #![allow(
     clippy::unwrap_used,
@@ -214,6 +219,21 @@ public class ExecHarness {
 }
 "#;
 
+/// CPU seconds (user + system) of this process and of its waited-for children, from
+/// `/proc/self/stat` (fields 14–17, in clock ticks of 1/100 s).
+fn cpu_times() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // The command name (field 2) may contain spaces; the fields after it start past ')'.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    ((f[0] + f[1]) / 100.0, (f[2] + f[3]) / 100.0)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -229,6 +249,17 @@ fn host(classes: &Path, workers: usize) -> Host {
         instrument: vec!["examples/Stack".into(), SU.into(), NU.into()],
         workers,
         worker: Some(worker),
+        // Extra JVM options for experiments (space-separated), after the defaults.
+        jvm_options: HostConfig::default()
+            .jvm_options
+            .into_iter()
+            .chain(
+                std::env::var("EXEC_OVERHEAD_JVM")
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(String::from),
+            )
+            .collect(),
         ..HostConfig::default()
     })
     .unwrap()
@@ -244,6 +275,24 @@ fn main() {
     let batch = tests(n);
     let statements: usize = batch.iter().map(Test::len).sum();
 
+    // Profiling mode: only batches on a host with the given number of workers, for about 10 s
+    // (for `perf record`; prints nothing else).
+    if let Ok(w) = std::env::var("EXEC_OVERHEAD_PROFILE") {
+        let mut h = host(
+            &classes,
+            w.parse().expect("EXEC_OVERHEAD_PROFILE: a worker count"),
+        );
+        let t0 = Instant::now();
+        let mut batches = 0u32;
+        while t0.elapsed().as_secs() < 10 {
+            h.run(&batch, false).unwrap();
+            batches += 1;
+        }
+        let per = t0.elapsed().as_secs_f64() / f64::from(batches);
+        println!("{batches} batches, {:.1} ms per batch", per * 1e3);
+        return;
+    }
+
     // Start-up to the first executed test, 5 fresh hosts.
     let mut firsts = Vec::new();
     for _ in 0..5 {
@@ -253,21 +302,47 @@ fn main() {
         firsts.push(t0.elapsed().as_secs_f64() * 1e3);
     }
 
-    // Throughput with 1 and 2 workers: warm up, then the median of 7 batches.
-    let mut per_workers = Vec::new();
-    for workers in [1usize, 2] {
-        let mut h = host(&classes, workers);
-        for _ in 0..3 {
+    // Throughput with 1 and 2 workers: both hosts warm up, then their batches alternate (so
+    // that background noise hits both alike); medians of 15 batches each.
+    let mut hosts = [host(&classes, 1), host(&classes, 2)];
+    for h in &mut hosts {
+        for _ in 0..5 {
             h.run(&batch, false).unwrap();
         }
-        let mut times = Vec::new();
-        for _ in 0..7 {
+    }
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..15 {
+        for (h, t) in hosts.iter_mut().zip(&mut times) {
             let t0 = Instant::now();
             let r = h.run(&batch, false).unwrap();
-            times.push(t0.elapsed().as_secs_f64());
+            t.push(t0.elapsed().as_secs_f64());
             assert_eq!(r.len(), batch.len());
         }
-        per_workers.push((workers, median(times)));
+    }
+    drop(hosts);
+    if std::env::var_os("EXEC_OVERHEAD_VERBOSE").is_some() {
+        for (w, t) in times.iter().enumerate() {
+            let ms: Vec<String> = t.iter().map(|x| format!("{:.1}", x * 1e3)).collect();
+            eprintln!("{} worker(s), ms per batch: {}", w + 1, ms.join(" "));
+        }
+    }
+    let [t1, t2] = times;
+    let per_workers = [(1usize, median(t1)), (2, median(t2))];
+
+    // Where the CPU time goes: the master process (this one: serialising tests, reading and
+    // decoding results) against its worker processes (JVM and executor), over the whole life
+    // of a host (start, 3 warm-up and 10 measured batches, shutdown).
+    let mut cpu_split = Vec::new();
+    for workers in [1usize, 2] {
+        let before = cpu_times();
+        let mut h = host(&classes, workers);
+        for _ in 0..13 {
+            h.run(&batch, false).unwrap();
+        }
+        drop(h);
+        let after = cpu_times();
+        let (master, children) = (after.0 - before.0, after.1 - before.1);
+        cpu_split.push((workers, master, children));
     }
 
     // JUnit in a warm JVM: 15 runs of the compiled class; the median of the last 7.
@@ -339,6 +414,12 @@ fn main() {
         );
     }
     println!("speed-up 1 -> 2 workers: {:.2}x", one / two);
+    for (w, master, children) in &cpu_split {
+        println!(
+            "CPU over a host's life with {w} worker(s): master {master:.2} s, workers {children:.2} s; master share {:.1} %",
+            100.0 * master / (master + children)
+        );
+    }
     println!(
         "JUnit 5 launcher, warm JVM: {:.1} ms per batch ({:.1} us per test); plain reflective calls: {:.1} ms",
         junit_s * 1e3,
@@ -355,6 +436,9 @@ fn main() {
         "first_test_ms": median(firsts),
         "one_worker_s": one, "two_workers_s": two, "speedup": one / two,
         "junit_s": junit_s, "direct_s": direct_s, "overhead_vs_junit": one / junit_s,
+        "cpu_split": cpu_split.iter().map(|(w, m, c)| serde_json::json!({
+            "workers": w, "master_s": m, "workers_s": c,
+        })).collect::<Vec<_>>(),
     });
     println!("{json}");
 }

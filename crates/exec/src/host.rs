@@ -31,10 +31,11 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufReader, BufWriter, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -46,7 +47,9 @@ use ferrosuite_testcase::Test;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::protocol::{InitFailure, ProbeSizes, Reply, Request, Setup, read_frame, write_frame};
+use crate::protocol::{
+    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, read_frame_with, write_frame,
+};
 use crate::result::{ProbeSnapshot, Status, TestResult};
 
 /// How to start a worker process.
@@ -201,7 +204,10 @@ pub fn locate_libjvm(java_home: Option<&Path>) -> Result<PathBuf> {
 struct Proc {
     child: Child,
     stdin: BufWriter<ChildStdin>,
-    rx: mpsc::Receiver<Option<Reply>>,
+    /// Replies from the reader thread, in bursts (`None`: the stream ended).
+    rx: mpsc::Receiver<Vec<Option<Reply>>>,
+    /// Replies of the last burst not yet taken.
+    pending: VecDeque<Option<Reply>>,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -225,18 +231,28 @@ impl Proc {
             program: program.program.clone(),
             detail: format!("no {what} pipe"),
         };
-        let stdin = BufWriter::new(child.stdin.take().ok_or_else(|| broken("stdin"))?);
+        let stdin =
+            BufWriter::with_capacity(1 << 16, child.stdin.take().ok_or_else(|| broken("stdin"))?);
         let stdout = child.stdout.take().ok_or_else(|| broken("stdout"))?;
         let mut stderr_pipe = child.stderr.take().ok_or_else(|| broken("stderr"))?;
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Ok(Some(m)) = read_frame::<Reply>(&mut r) {
-                if tx.send(Some(m)).is_err() {
+            // Every frame already in the buffer goes out in one message: one wake-up of the
+            // receiving thread per burst of results, not per result.
+            let mut r = BufReader::with_capacity(1 << 16, stdout);
+            let mut buf = Vec::new();
+            let mut burst = Vec::new();
+            loop {
+                let Ok(Some(m)) = read_frame_with::<Reply>(&mut r, &mut buf) else {
+                    burst.push(None);
+                    let _ = tx.send(burst);
+                    return;
+                };
+                burst.push(Some(m));
+                if r.buffer().is_empty() && tx.send(std::mem::take(&mut burst)).is_err() {
                     return;
                 }
             }
-            let _ = tx.send(None);
         });
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let tail = Arc::clone(&stderr);
@@ -259,12 +275,25 @@ impl Proc {
             child,
             stdin,
             rx,
+            pending: VecDeque::new(),
             stderr,
             stderr_thread: Some(stderr_thread),
         })
     }
 
-    fn send(&mut self, r: &Request) -> Result<()> {
+    /// The next reply (`None` when the stream ended), waiting at most `timeout` for it.
+    fn recv_timeout(
+        &mut self,
+        timeout: Duration,
+    ) -> std::result::Result<Option<Reply>, mpsc::RecvTimeoutError> {
+        if let Some(r) = self.pending.pop_front() {
+            return Ok(r);
+        }
+        self.pending.extend(self.rx.recv_timeout(timeout)?);
+        Ok(self.pending.pop_front().flatten())
+    }
+
+    fn send(&mut self, r: &RequestRef<'_>) -> Result<()> {
         write_frame(&mut self.stdin, r)
     }
 
@@ -438,6 +467,12 @@ impl Host {
                 methods: map.method_ids,
                 loops: map.loop_ids,
             },
+            // Without method-entry probes the worker cannot tell which ranges a test used.
+            method_ranges: if config.probes.methods {
+                MethodRanges::of_map(&map)
+            } else {
+                Vec::new()
+            },
             class_ids: map.class_ids.clone(),
             loop_limit: config.loop_limit,
             timeout_ms: u64::try_from(config.timeout.as_millis()).unwrap_or(u64::MAX),
@@ -523,20 +558,48 @@ impl Host {
     /// Runs tests, split over the workers, and returns one result per test in order.
     /// `observe` records values and inspector results after each statement (slower; for
     /// assertion generation).
+    ///
+    /// With several workers the batch is cut into chunks (about eight per worker, at least
+    /// [`MIN_CHUNK`] tests each) that the workers take in turn as they finish the previous
+    /// one, so a worker slowed by its JIT, its garbage collector or a slow test does not hold
+    /// up the others. Which worker runs a test does not change its result.
     pub fn run(&mut self, tests: &[Test], observe: bool) -> Result<Vec<TestResult>> {
         if tests.is_empty() {
             return Ok(Vec::new());
         }
-        let k = self.slots.len().min(tests.len());
-        let per = tests.len().div_ceil(k);
         let (program, setup, config) = (&self.program, &self.setup, &self.config);
-        let parts: Vec<Result<Vec<TestResult>>> = std::thread::scope(|s| {
+        let workers = self.slots.len().min(tests.len());
+        if workers == 1 {
+            return run_chunk(&mut self.slots[0], program, setup, config, tests, observe);
+        }
+        let size = (tests.len() / (workers * 8)).max(MIN_CHUNK);
+        let chunks: Vec<&[Test]> = tests.chunks(size).collect();
+        let next = AtomicUsize::new(0);
+        let parts: Vec<Result<Vec<ChunkResults>>> = std::thread::scope(|s| {
             let handles: Vec<_> = self
                 .slots
                 .iter_mut()
-                .zip(tests.chunks(per))
-                .map(|(slot, chunk)| {
-                    s.spawn(move || run_chunk(slot, program, setup, config, chunk, observe))
+                .take(workers)
+                .map(|slot| {
+                    let (chunks, next) = (&chunks, &next);
+                    s.spawn(move || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(chunk) = chunks.get(i) else {
+                                return Ok(done);
+                            };
+                            let r = run_chunk(slot, program, setup, config, chunk, observe);
+                            match r {
+                                Ok(r) => done.push((i, r)),
+                                Err(e) => {
+                                    // The other workers stop after their current chunk.
+                                    next.store(chunks.len(), Ordering::Relaxed);
+                                    return Err(e);
+                                }
+                            }
+                        }
+                    })
                 })
                 .collect();
             handles
@@ -547,19 +610,33 @@ impl Host {
                 })
                 .collect()
         });
+        let mut by_chunk: Vec<Option<Vec<TestResult>>> = vec![None; chunks.len()];
+        for part in parts {
+            for (i, r) in part? {
+                by_chunk[i] = Some(r);
+            }
+        }
         let mut out = Vec::with_capacity(tests.len());
-        for p in parts {
-            out.extend(p?);
+        for r in by_chunk {
+            out.extend(r.ok_or_else(|| Error::Protocol("a chunk of tests was not run".into()))?);
         }
         Ok(out)
     }
 }
 
+/// The results of one chunk of a batch, with the chunk's index.
+type ChunkResults = (usize, Vec<TestResult>);
+
+/// Smallest number of tests sent to a worker at once when a batch is shared (see
+/// [`Host::run`]): small enough to balance the workers, large enough that the round trip per
+/// chunk stays small against the tests' run time.
+pub const MIN_CHUNK: usize = 16;
+
 impl Drop for Host {
     fn drop(&mut self) {
         for slot in &mut self.slots {
             if let Some(mut p) = slot.proc.take() {
-                let _ = p.send(&Request::Quit);
+                let _ = p.send(&RequestRef::Quit);
                 let _ = p.finish();
             }
             let _ = std::fs::remove_dir_all(&slot.workdir);
@@ -602,8 +679,8 @@ fn start_worker(
         .jvm_options
         .push(format!("-Djava.io.tmpdir={}", slot.workdir.display()));
     let mut p = Proc::spawn(program, &slot.workdir)?;
-    p.send(&Request::Setup(Box::new(setup)))?;
-    let reply = p.rx.recv_timeout(timeout);
+    p.send(&RequestRef::Setup(&setup))?;
+    let reply = p.recv_timeout(timeout);
     match reply {
         Ok(Some(Reply::Ready {
             java_version,
@@ -675,6 +752,9 @@ fn run_chunk(
 ) -> Result<Vec<TestResult>> {
     let mut results = Vec::with_capacity(tests.len());
     let wait = config.timeout + config.kill_grace;
+    // After a worker died with results in its buffer, the rest of the chunk runs with a flush
+    // per test, so that a test that kills the worker again is the one scored as crashed.
+    let mut flush_each = false;
     while results.len() < tests.len() {
         if slot.proc.is_none() {
             start_worker(slot, program, setup, config.startup_timeout)?;
@@ -683,9 +763,10 @@ fn run_chunk(
             continue;
         };
         let rest = &tests[results.len()..];
-        if p.send(&Request::Run {
-            tests: rest.to_vec(),
+        if p.send(&RequestRef::Run {
+            tests: rest,
             observe,
+            flush_each,
         })
         .is_err()
         {
@@ -694,7 +775,7 @@ fn run_chunk(
             continue;
         }
         loop {
-            match p.rx.recv_timeout(wait) {
+            match p.recv_timeout(wait) {
                 Ok(Some(Reply::Result(r))) => {
                     slot.stats.tests += 1;
                     slot.stats.statements += u64::from(r.executed);
@@ -715,6 +796,13 @@ fn run_chunk(
                         worker: slot.index,
                         detail: format!("unexpected reply during a batch: {other:?}"),
                     });
+                }
+                Ok(None) if !flush_each => {
+                    // Results of the tests before the one that killed the worker may have
+                    // been in its buffer: run the rest again, one flush per test.
+                    let _ = p.finish();
+                    flush_each = true;
+                    break;
                 }
                 Ok(None) => {
                     let (status, err) = p.finish();

@@ -7,16 +7,24 @@
 //!   Setup ───────────────────────────────────►  start JVM, define runtime, load & initialise
 //!         ◄─────────────────────────────────── Ready { probes of class initialisation } | Fatal
 //!   Run { tests } ──────────────────────────►
-//!         ◄─────────────────────────────────── Result (one per test, flushed as it ends)
+//!         ◄─────────────────────────────────── Result (one per test, flushed in bursts)
 //!         ◄─────────────────────────────────── Done, or Retire (then the worker exits)
 //!   Quit ───────────────────────────────────►  exit
 //! ```
 //!
 //! A frame is a little-endian `u32` length followed by that many bytes of `postcard`.
+//!
+//! Results are buffered in the worker and flushed at most [`FLUSH_INTERVAL`] after a test ends,
+//! when the watchdog fires (before it touches the JVM, so a hung JVM cannot hold them back), and
+//! with `Done` or `Retire`: the master wakes once per burst instead of once per test. Results
+//! still in the buffer of a worker that dies are lost; the master then resends the remaining
+//! tests with `flush_each`, so the test that kills the worker again is the one scored as
+//! crashed.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
+use ferrosuite_bytecode::instrument::map::ProbeMap;
 use ferrosuite_testcase::Test;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
@@ -41,6 +49,8 @@ pub struct Setup {
     pub initialize: Vec<String>,
     /// Number of branch slots, line ids, method ids and loop ids to read back.
     pub sizes: ProbeSizes,
+    /// The probe ids each method can hit, indexed by method id (see [`MethodRanges`]).
+    pub method_ranges: Vec<MethodRanges>,
     /// Class ids of the probe map, by internal name (for static reset).
     pub class_ids: Vec<String>,
     /// Iterations per loop before a test is aborted (0: no limit).
@@ -66,6 +76,60 @@ pub struct ProbeSizes {
     pub loops: u32,
 }
 
+/// The branch slots, line ids and loop ids one method's probes use, as half-open ranges
+/// (`(0, 0)` when it has none).
+///
+/// A probe only fires inside its method, so after a test the worker reads and clears only the
+/// ranges of the methods whose entry probe fired, instead of the whole arrays (which cover every
+/// instrumented class).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MethodRanges {
+    /// Branch outcome slots.
+    pub branches: (u32, u32),
+    /// Line ids.
+    pub lines: (u32, u32),
+    /// Loop ids.
+    pub loops: (u32, u32),
+}
+
+impl MethodRanges {
+    /// The ranges of every method of a probe map, indexed by method id.
+    #[must_use]
+    pub fn of_map(map: &ProbeMap) -> Vec<MethodRanges> {
+        fn span(ids: impl Iterator<Item = u32>) -> (u32, u32) {
+            ids.fold(None, |acc: Option<(u32, u32)>, i| {
+                Some(acc.map_or((i, i + 1), |(lo, hi)| (lo.min(i), hi.max(i + 1))))
+            })
+            .unwrap_or((0, 0))
+        }
+        let mut out = vec![MethodRanges::default(); map.method_ids as usize];
+        for class in &map.classes {
+            let line_ids: std::collections::HashMap<u16, u32> =
+                class.lines.iter().map(|l| (l.line, l.id.0)).collect();
+            for m in &class.methods {
+                let Some(r) = out.get_mut(m.id.0 as usize) else {
+                    continue;
+                };
+                *r = MethodRanges {
+                    branches: span(
+                        m.branches
+                            .iter()
+                            .flat_map(|b| b.outcomes.iter().map(|o| o.slot.0)),
+                    ),
+                    lines: span(m.lines.iter().filter_map(|l| line_ids.get(l).copied())),
+                    loops: span(m.loops.iter().map(|l| l.id.0)),
+                };
+            }
+        }
+        out
+    }
+}
+
+/// Longest time a finished test's result waits in the worker's buffer (unless the master
+/// asked for `flush_each`): results travel in bursts, which saves a wake-up of the master per
+/// test.
+pub const FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// Master → worker.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Request {
@@ -77,8 +141,31 @@ pub enum Request {
         tests: Vec<Test>,
         /// Whether to record observations.
         observe: bool,
+        /// Flush each result as its test ends. Otherwise results are flushed at most every
+        /// [`FLUSH_INTERVAL`], when the watchdog fires, and at the end of the batch; the master
+        /// asks for this after a worker died, so that the test that killed it is known.
+        flush_each: bool,
     },
     /// Exit.
+    Quit,
+}
+
+/// The borrowed twin of [`Request`] the master sends: the same wire format (variants in the
+/// same order, `&[Test]` encoded as `Vec<Test>`), without cloning a batch's tests.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub enum RequestRef<'a> {
+    /// [`Request::Setup`].
+    Setup(&'a Setup),
+    /// [`Request::Run`].
+    Run {
+        /// The tests.
+        tests: &'a [Test],
+        /// Whether to record observations.
+        observe: bool,
+        /// See [`Request::Run`].
+        flush_each: bool,
+    },
+    /// [`Request::Quit`].
     Quit,
 }
 
@@ -117,6 +204,12 @@ pub enum Reply {
 
 /// Writes one frame and flushes.
 pub fn write_frame<T: Serialize>(out: &mut impl Write, msg: &T) -> Result<()> {
+    buffer_frame(out, msg)?;
+    out.flush().map_err(Error::io("writing to the worker pipe"))
+}
+
+/// Writes one frame without flushing (into a buffered writer, for a later flush).
+pub fn buffer_frame<T: Serialize>(out: &mut impl Write, msg: &T) -> Result<()> {
     let bytes = postcard::to_stdvec(msg).map_err(|e| Error::Protocol(e.to_string()))?;
     let len = u32::try_from(bytes.len())
         .ok()
@@ -124,12 +217,20 @@ pub fn write_frame<T: Serialize>(out: &mut impl Write, msg: &T) -> Result<()> {
         .ok_or_else(|| Error::Protocol(format!("message of {} bytes is too large", bytes.len())))?;
     out.write_all(&len.to_le_bytes())
         .and_then(|()| out.write_all(&bytes))
-        .and_then(|()| out.flush())
         .map_err(Error::io("writing to the worker pipe"))
 }
 
 /// Reads one frame; `Ok(None)` at a clean end of stream.
 pub fn read_frame<T: DeserializeOwned>(input: &mut impl Read) -> Result<Option<T>> {
+    read_frame_with(input, &mut Vec::new())
+}
+
+/// [`read_frame`] reusing `buf` for the frame's bytes (one allocation per reader, not per
+/// frame).
+pub fn read_frame_with<T: DeserializeOwned>(
+    input: &mut impl Read,
+    buf: &mut Vec<u8>,
+) -> Result<Option<T>> {
     let mut len = [0u8; 4];
     match input.read_exact(&mut len) {
         Ok(()) => {}
@@ -140,11 +241,164 @@ pub fn read_frame<T: DeserializeOwned>(input: &mut impl Read) -> Result<Option<T
     if len > MAX_FRAME {
         return Err(Error::Protocol(format!("frame of {len} bytes announced")));
     }
-    let mut buf = vec![0u8; len as usize];
+    buf.resize(len as usize, 0);
     input
-        .read_exact(&mut buf)
+        .read_exact(buf)
         .map_err(Error::io("reading from the worker pipe"))?;
-    postcard::from_bytes(&buf)
+    postcard::from_bytes(buf)
         .map(Some)
         .map_err(|e| Error::Protocol(e.to_string()))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use ferrosuite_testcase::{Prim, Statement, VarRef};
+
+    fn encode<T: Serialize>(msg: &T) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_frame(&mut out, msg).unwrap();
+        out
+    }
+
+    #[test]
+    fn borrowed_requests_have_the_owned_wire_format() {
+        let tests = vec![Test::new(vec![
+            Statement::Primitive(Prim::Int(3)),
+            Statement::method("a/B", "m", "(I)V", None, vec![VarRef(0)]),
+        ])];
+        let setup = Setup {
+            libjvm: PathBuf::from("/jvm/libjvm.so"),
+            jvm_options: vec!["-Xmx64m".into()],
+            classpath: vec![PathBuf::from("/cp")],
+            instrumented: vec![("a/B".into(), vec![0xca, 0xfe])],
+            initialize: vec!["a.B".into()],
+            sizes: ProbeSizes {
+                branch_slots: 4,
+                lines: 2,
+                methods: 1,
+                loops: 0,
+            },
+            method_ranges: vec![MethodRanges {
+                branches: (0, 4),
+                lines: (0, 2),
+                loops: (0, 0),
+            }],
+            class_ids: vec!["a/B".into()],
+            loop_limit: 10,
+            timeout_ms: 100,
+            thread_grace_ms: 5,
+            sandbox: true,
+        };
+        let pairs = [
+            (
+                encode(&RequestRef::Setup(&setup)),
+                encode(&Request::Setup(Box::new(setup.clone()))),
+            ),
+            (
+                encode(&RequestRef::Run {
+                    tests: &tests,
+                    observe: true,
+                    flush_each: false,
+                }),
+                encode(&Request::Run {
+                    tests: tests.clone(),
+                    observe: true,
+                    flush_each: false,
+                }),
+            ),
+            (encode(&RequestRef::Quit), encode(&Request::Quit)),
+        ];
+        for (borrowed, owned) in pairs {
+            assert_eq!(borrowed, owned);
+            let back: Request = read_frame(&mut owned.as_slice()).unwrap().unwrap();
+            assert_eq!(encode(&back), owned);
+        }
+    }
+
+    #[test]
+    fn method_ranges_span_each_methods_slots_lines_and_loops() {
+        use ferrosuite_bytecode::instrument::map::{
+            BranchKind, BranchSite, BranchSlot, ClassId, ClassProbes, LineId, LineProbe, LoopId,
+            LoopProbe, MethodId, MethodProbes, Outcome,
+        };
+        let site = |offset: u32, slots: &[u32]| BranchSite {
+            offset,
+            line: None,
+            kind: BranchKind::Jump {
+                opcode: "ifeq".into(),
+            },
+            outcomes: slots
+                .iter()
+                .map(|s| Outcome {
+                    slot: BranchSlot(*s),
+                    label: String::new(),
+                    target: 0,
+                })
+                .collect(),
+        };
+        let method =
+            |id: u32, branches: Vec<BranchSite>, lines: Vec<u16>, loops: &[u32]| MethodProbes {
+                id: MethodId(id),
+                name: format!("m{id}"),
+                descriptor: "()V".into(),
+                access: 0,
+                branches,
+                lines,
+                loops: loops
+                    .iter()
+                    .map(|l| LoopProbe {
+                        id: LoopId(*l),
+                        offset: 0,
+                    })
+                    .collect(),
+                skipped: None,
+            };
+        let mut map = ProbeMap::new();
+        map.method_ids = 3;
+        map.classes.push(ClassProbes {
+            id: ClassId(0),
+            name: "a/B".into(),
+            source_file: None,
+            methods: vec![
+                method(
+                    0,
+                    vec![site(3, &[0, 1]), site(9, &[4, 5])],
+                    vec![10, 12],
+                    &[1],
+                ),
+                method(1, vec![site(2, &[2, 3])], vec![11], &[]),
+                method(2, vec![], vec![], &[]),
+            ],
+            // Line ids need not follow line numbers.
+            lines: [(10, 2), (11, 0), (12, 1)]
+                .iter()
+                .map(|(line, id)| LineProbe {
+                    id: LineId(*id),
+                    line: *line,
+                })
+                .collect(),
+            reset_method: None,
+            definalized: Vec::new(),
+            notes: Vec::new(),
+        });
+        let r = MethodRanges::of_map(&map);
+        assert_eq!(
+            r,
+            vec![
+                MethodRanges {
+                    branches: (0, 6),
+                    lines: (1, 3),
+                    loops: (1, 2),
+                },
+                MethodRanges {
+                    branches: (2, 4),
+                    lines: (0, 1),
+                    loops: (0, 0),
+                },
+                MethodRanges::default(),
+            ]
+        );
+    }
 }

@@ -607,32 +607,66 @@ impl Jni {
         jni!(self, v1_1, GetObjectArrayElement, array, index)
     }
 
-    /// The first `out.len()` elements of a `double[]`.
-    pub fn read_doubles(&self, array: jobject, out: &mut [f64]) {
+    /// `out.len()` elements of a `double[]` from index `start` (the caller keeps the range
+    /// inside the array).
+    pub fn read_doubles(&self, array: jobject, start: usize, out: &mut [f64]) {
         if !out.is_empty() {
             jni!(
                 self,
                 v1_1,
                 GetDoubleArrayRegion,
                 array,
-                0,
+                start as jsize,
                 out.len() as jsize,
                 out.as_mut_ptr()
             );
         }
     }
 
-    /// The first `out.len()` elements of an `int[]`.
-    pub fn read_ints(&self, array: jobject, out: &mut [i32]) {
+    /// Writes `values` into a `double[]` from index `start` (the caller keeps the range
+    /// inside the array).
+    pub fn write_doubles(&self, array: jobject, start: usize, values: &[f64]) {
+        if !values.is_empty() {
+            jni!(
+                self,
+                v1_1,
+                SetDoubleArrayRegion,
+                array,
+                start as jsize,
+                values.len() as jsize,
+                values.as_ptr()
+            );
+        }
+    }
+
+    /// `out.len()` elements of an `int[]` from index `start` (the caller keeps the range
+    /// inside the array).
+    pub fn read_ints(&self, array: jobject, start: usize, out: &mut [i32]) {
         if !out.is_empty() {
             jni!(
                 self,
                 v1_1,
                 GetIntArrayRegion,
                 array,
-                0,
+                start as jsize,
                 out.len() as jsize,
                 out.as_mut_ptr()
+            );
+        }
+    }
+
+    /// Writes `values` into an `int[]` from index `start` (the caller keeps the range
+    /// inside the array).
+    pub fn write_ints(&self, array: jobject, start: usize, values: &[i32]) {
+        if !values.is_empty() {
+            jni!(
+                self,
+                v1_1,
+                SetIntArrayRegion,
+                array,
+                start as jsize,
+                values.len() as jsize,
+                values.as_ptr()
             );
         }
     }

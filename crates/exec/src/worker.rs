@@ -13,9 +13,12 @@
 //! 4. the classes under test are initialised, and the probe data of their static
 //!    initialisers is sent back with `Ready`.
 //!
-//! Then each test of a batch runs in a local frame: probes reset, statements executed as JNI
-//! calls, observations taken, leftover threads stopped, probe arrays read, statics of the
-//! classes whose statics were written reset. A watchdog thread sets the abort flag and
+//! Then each test of a batch runs in a local frame: statements executed as JNI calls,
+//! observations taken, leftover threads stopped, the probe ranges of the methods the test
+//! entered read and cleared (the probe arrays span every instrumented class; a test that calls
+//! `Stack.push` reads a few slots, not thousands), statics of the classes whose statics were
+//! written reset; the result goes into a buffer flushed in bursts. A watchdog thread sets the
+//! abort flag and
 //! interrupts the executor when a test overruns; the master kills the process if that does not
 //! help. After a test that leaves threads running or hits a `StackOverflowError` or
 //! `OutOfMemoryError`, the worker sends `Retire` and exits, and the master starts a fresh one.
@@ -25,7 +28,6 @@ use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,7 +40,10 @@ use ferrosuite_bytecode::instrument::sandbox::{Action, SandboxRules};
 use ferrosuite_testcase::statement::{JDouble, Prim, Statement, Test};
 use jni::sys::{JNIEnv, jboolean, jclass, jfieldID, jlong, jmethodID, jobject, jsize, jvalue};
 
-use crate::protocol::{InitFailure, Reply, Request, Setup, read_frame, write_frame};
+use crate::protocol::{
+    FLUSH_INTERVAL, InitFailure, MethodRanges, Reply, Request, Setup, buffer_frame, read_frame,
+    write_frame,
+};
 use crate::raw::{self, Jni, Kind};
 use crate::result::{
     MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult, ThrowKind,
@@ -74,7 +79,7 @@ pub fn worker_main() -> ExitCode {
         }
     };
     let mut input = BufReader::new(input);
-    let mut output = BufWriter::new(output);
+    let output: Output = Arc::new(Mutex::new(BufWriter::with_capacity(1 << 16, output)));
     let setup = match read_frame::<Request>(&mut input) {
         Ok(Some(Request::Setup(s))) => s,
         Ok(_) => {
@@ -89,7 +94,7 @@ pub fn worker_main() -> ExitCode {
     let executor = std::thread::Builder::new()
         .name("ferrosuite-executor".into())
         .stack_size(EXECUTOR_STACK)
-        .spawn(move || serve(*setup, &mut input, &mut output));
+        .spawn(move || serve(&setup, &mut input, &output));
     match executor.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(_)) => ExitCode::from(101),
@@ -180,31 +185,46 @@ struct Shared(jobject);
 // SAFETY: global references may be used from any attached thread.
 unsafe impl Send for Shared {}
 
-enum Event {
-    Start(u64),
-    End,
+/// What the executor and its watchdog share (behind one mutex that is only contended when the
+/// watchdog fires).
+#[derive(Default)]
+struct WatchState {
+    /// Number of the running test (counts up).
+    seq: u64,
+    /// When the running test must be aborted; `None` between tests.
+    deadline: Option<Instant>,
+    /// The last test the watchdog fired for.
+    fired: u64,
+    /// Set when the executor goes away.
+    stop: bool,
 }
 
 /// The executor's watchdog: after `timeout` it sets `Probe.abort` and interrupts the
 /// executor thread.
+///
+/// Starting and ending a test only write the shared state: the watchdog thread is not woken
+/// per test. It sleeps until the running test's deadline, or for `timeout` when no test runs;
+/// a test that starts during that idle sleep has a deadline no earlier than the sleep's end, so
+/// the watchdog is never late by more than the scheduler's delay. Firing happens under the
+/// lock, so it can never hit the next test.
 struct Watchdog {
-    tx: mpsc::Sender<Event>,
-    fired: Arc<AtomicU64>,
-    seq: u64,
+    state: Arc<Mutex<WatchState>>,
+    thread: Option<std::thread::Thread>,
+    timeout: Duration,
 }
 
 impl Watchdog {
     fn spawn(
         vm: &jni::JavaVM,
+        output: Output,
         timeout: Duration,
         probe: jclass,
         abort: jfieldID,
         thread: jobject,
         interrupt: jmethodID,
     ) -> Watchdog {
-        let (tx, rx) = mpsc::channel::<Event>();
-        let fired = Arc::new(AtomicU64::new(0));
-        let fired2 = Arc::clone(&fired);
+        let state = Arc::new(Mutex::new(WatchState::default()));
+        let shared = Arc::clone(&state);
         let vm = vm.clone();
         let probe = Shared(probe);
         let thread = Shared(thread);
@@ -221,44 +241,104 @@ impl Watchdog {
                     // SAFETY: `env` is this thread's environment for the whole closure.
                     let jni = unsafe { Jni::new(env.get_raw()) };
                     let _ = attached_tx.send(());
-                    while let Ok(ev) = rx.recv() {
-                        let Event::Start(seq) = ev else { continue };
-                        match rx.recv_timeout(timeout) {
-                            Ok(_) => {}
-                            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                            Err(mpsc::RecvTimeoutError::Timeout) => {
-                                fired2.store(seq, Ordering::SeqCst);
-                                jni.set_field(
-                                    probe.0,
-                                    abort as jfieldID,
-                                    Kind::Boolean,
-                                    jvalue { z: true },
-                                    true,
-                                );
-                                jni.call(thread.0, interrupt as jmethodID, Kind::Void, &[], false);
-                                jni.clear_exception();
+                    loop {
+                        let sleep = {
+                            let Ok(mut st) = shared.lock() else { break };
+                            if st.stop {
+                                break;
                             }
-                        }
+                            match st.deadline {
+                                Some(d) if Instant::now() >= d => {
+                                    // Results of earlier tests go out first, without touching
+                                    // the JVM: the master must see them even if the JVM hangs.
+                                    // (The executor is inside the test, not writing.)
+                                    if let Ok(mut out) = output.lock() {
+                                        let _ = out.flush();
+                                    }
+                                    st.fired = st.seq;
+                                    st.deadline = None;
+                                    jni.set_field(
+                                        probe.0,
+                                        abort as jfieldID,
+                                        Kind::Boolean,
+                                        jvalue { z: true },
+                                        true,
+                                    );
+                                    jni.call(
+                                        thread.0,
+                                        interrupt as jmethodID,
+                                        Kind::Void,
+                                        &[],
+                                        false,
+                                    );
+                                    jni.clear_exception();
+                                    continue;
+                                }
+                                Some(d) => d.saturating_duration_since(Instant::now()),
+                                None => timeout,
+                            }
+                        };
+                        std::thread::park_timeout(sleep);
                     }
                     Ok(())
                 });
             });
-        if spawned.is_ok() {
-            let _ = attached_rx.recv_timeout(Duration::from_secs(30));
+        let thread = match spawned {
+            Ok(handle) => {
+                let _ = attached_rx.recv_timeout(Duration::from_secs(30));
+                Some(handle.thread().clone())
+            }
+            Err(_) => None,
+        };
+        Watchdog {
+            state,
+            thread,
+            timeout,
         }
-        Watchdog { tx, fired, seq: 0 }
     }
 
     fn start(&mut self) {
-        self.seq += 1;
-        let _ = self.tx.send(Event::Start(self.seq));
+        if let Ok(mut st) = self.state.lock() {
+            st.seq += 1;
+            st.deadline = Some(Instant::now() + self.timeout);
+        }
     }
 
     /// Ends the current test; true if the watchdog fired for it.
     fn end(&mut self) -> bool {
-        let _ = self.tx.send(Event::End);
-        self.fired.load(Ordering::SeqCst) == self.seq
+        self.state.lock().is_ok_and(|mut st| {
+            st.deadline = None;
+            st.fired == st.seq
+        })
     }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        if let Ok(mut st) = self.state.lock() {
+            st.stop = true;
+        }
+        if let Some(t) = &self.thread {
+            t.unpark();
+        }
+    }
+}
+
+/// Sorts half-open ranges and merges overlapping or touching ones (empty ranges dropped).
+fn merge_ranges(ranges: impl Iterator<Item = (u32, u32)>) -> Vec<(usize, usize)> {
+    let mut v: Vec<(usize, usize)> = ranges
+        .filter(|(lo, hi)| lo < hi)
+        .map(|(lo, hi)| (lo as usize, hi as usize))
+        .collect();
+    v.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(v.len());
+    for (lo, hi) in v {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
 }
 
 fn cstring(s: &str) -> CString {
@@ -273,6 +353,7 @@ struct Ids {
     class_get_name: jmethodID,
     probe: jclass,
     probe_reset: jmethodID,
+    probe_begin: jmethodID,
     f_dist: jfieldID,
     f_hits: jfieldID,
     f_lines: jfieldID,
@@ -302,10 +383,25 @@ struct Ids {
 
 /// The executor thread: creates the JVM and serves requests until `Quit` or end of input.
 #[allow(clippy::needless_pass_by_value)]
-fn serve(setup: Setup, input: &mut impl std::io::Read, output: &mut impl Write) -> u8 {
-    let fatal = |output: &mut dyn Write, msg: String| -> u8 {
-        let mut out = output;
-        let _ = write_frame(&mut out, &Reply::Fatal(msg));
+/// The protocol output, shared by the executor and its watchdog (which flushes it when it
+/// fires).
+type Output = Arc<Mutex<BufWriter<std::fs::File>>>;
+
+/// Writes one frame, flushing it when asked; false when the pipe is gone.
+fn send(output: &Output, msg: &Reply, flush: bool) -> bool {
+    let Ok(mut out) = output.lock() else {
+        return false;
+    };
+    if flush {
+        write_frame(&mut *out, msg).is_ok()
+    } else {
+        buffer_frame(&mut *out, msg).is_ok()
+    }
+}
+
+fn serve(setup: &Setup, input: &mut impl std::io::Read, output: &Output) -> u8 {
+    let fatal = |output: &Output, msg: String| -> u8 {
+        send(output, &Reply::Fatal(msg), true);
         1
     };
     let mut builder = jni::InitArgsBuilder::new().version(jni::JNIVersion::V1_8);
@@ -347,9 +443,9 @@ fn serve(setup: Setup, input: &mut impl std::io::Read, output: &mut impl Write) 
     let result = vm.attach_current_thread(|env| -> jni::errors::Result<u8> {
         // SAFETY: `env` is this thread's environment for the whole closure.
         let jni = unsafe { Jni::new(env.get_raw()) };
-        Ok(match Executor::start(jni, &vm, &setup) {
+        Ok(match Executor::start(jni, &vm, setup, output) {
             Ok((mut ex, ready)) => {
-                if write_frame(output, &ready).is_err() {
+                if !send(output, &ready, true) {
                     return Ok(1);
                 }
                 ex.serve(input, output)
@@ -406,6 +502,11 @@ struct Executor<'a> {
     buf_i: Vec<i32>,
     buf_i2: Vec<i32>,
     buf_z: Vec<jboolean>,
+    /// Zeros and infinities to clear probe ranges with.
+    zeros: Vec<i32>,
+    infinities: Vec<f64>,
+    /// The next test must start with the runtime's full reset (see `read_probes`).
+    full_reset: bool,
 }
 
 impl<'a> Executor<'a> {
@@ -443,7 +544,12 @@ impl<'a> Executor<'a> {
     }
 
     /// Defines the runtime, creates the loader, initialises the classes under test.
-    fn start(jni: Jni, vm: &jni::JavaVM, setup: &'a Setup) -> Result<(Self, Reply), String> {
+    fn start(
+        jni: Jni,
+        vm: &jni::JavaVM,
+        setup: &'a Setup,
+        output: &Output,
+    ) -> Result<(Self, Reply), String> {
         // The system class loader.
         let cl = Self::global_class(jni, "java/lang/ClassLoader")?;
         let get_sys = Self::mid(
@@ -580,6 +686,7 @@ impl<'a> Executor<'a> {
             class_get_name: Self::mid(jni, class_cls, "getName", "()Ljava/lang/String;", false)?,
             probe,
             probe_reset: Self::mid(jni, probe, "reset", "()V", true)?,
+            probe_begin: Self::mid(jni, probe, "begin", "()V", true)?,
             f_dist: Self::fid(jni, probe, "dist", "[D")?,
             f_hits: Self::fid(jni, probe, "hits", "[I")?,
             f_lines: Self::fid(jni, probe, "lineHits", "[I")?,
@@ -647,6 +754,7 @@ impl<'a> Executor<'a> {
         let interrupt = Self::mid(jni, thread, "interrupt", "()V", false)?;
         let watchdog = Watchdog::spawn(
             vm,
+            Arc::clone(output),
             Duration::from_millis(setup.timeout_ms),
             probe,
             f_abort,
@@ -689,6 +797,9 @@ impl<'a> Executor<'a> {
             buf_i: vec![0; sizes.branch_slots as usize],
             buf_i2: Vec::new(),
             buf_z: Vec::new(),
+            zeros: Vec::new(),
+            infinities: Vec::new(),
+            full_reset: true,
         };
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);
@@ -714,6 +825,7 @@ impl<'a> Executor<'a> {
         }
         let init_probes = ex.read_probes();
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);
+        ex.full_reset = false;
         let threads =
             raw::reference(jni.call(ex.ids.host, ex.ids.host_threads, Kind::Object, &[], true));
         jni.clear_exception();
@@ -905,27 +1017,36 @@ impl<'a> Executor<'a> {
         })
     }
 
-    fn serve(&mut self, input: &mut impl std::io::Read, output: &mut impl Write) -> u8 {
+    fn serve(&mut self, input: &mut impl std::io::Read, output: &Output) -> u8 {
         loop {
             match read_frame::<Request>(input) {
-                Ok(Some(Request::Run { tests, observe })) => {
+                Ok(Some(Request::Run {
+                    tests,
+                    observe,
+                    flush_each,
+                })) => {
+                    let mut flushed = Instant::now();
                     for t in &tests {
                         let (result, retire) = self.run_test(t, observe);
-                        if write_frame(output, &Reply::Result(Box::new(result))).is_err() {
+                        let flush = flush_each || flushed.elapsed() >= FLUSH_INTERVAL;
+                        if !send(output, &Reply::Result(Box::new(result)), flush) {
                             return 1;
                         }
+                        if flush {
+                            flushed = Instant::now();
+                        }
                         if let Some(why) = retire {
-                            let _ = write_frame(output, &Reply::Retire(why));
+                            send(output, &Reply::Retire(why), true);
                             return 0;
                         }
                     }
-                    if write_frame(output, &Reply::Done).is_err() {
+                    if !send(output, &Reply::Done, true) {
                         return 1;
                     }
                 }
                 Ok(Some(Request::Quit) | None) => return 0,
                 Ok(Some(Request::Setup(_))) => {
-                    let _ = write_frame(output, &Reply::Fatal("set-up sent twice".into()));
+                    send(output, &Reply::Fatal("set-up sent twice".into()), true);
                     return 1;
                 }
                 Err(e) => {
@@ -940,7 +1061,12 @@ impl<'a> Executor<'a> {
     fn run_test(&mut self, test: &Test, observe: bool) -> (TestResult, Option<String>) {
         let start = Instant::now();
         let jni = self.jni;
-        self.call_void_static(self.ids.probe, self.ids.probe_reset);
+        if self.full_reset {
+            self.call_void_static(self.ids.probe, self.ids.probe_reset);
+            self.full_reset = false;
+        } else {
+            self.call_void_static(self.ids.probe, self.ids.probe_begin);
+        }
         let mut retire = None;
         if !jni.push_frame(test.len() * 4 + 32) {
             jni.clear_exception();
@@ -1572,48 +1698,116 @@ impl<'a> Executor<'a> {
 
     // ---- probes and statics ---------------------------------------------------------------
 
+    /// Reads the probe data of the test that just ran and clears what it read.
+    ///
+    /// A probe only fires inside its method, so only the ranges (see [`MethodRanges`]) of the
+    /// methods whose entry probe fired are read and then cleared from Rust; the arrays cover
+    /// every instrumented class, and most tests touch a few methods. Code that runs outside a
+    /// test (class initialisation, static resets) sets `full_reset`, and the next test starts
+    /// with the runtime's full reset instead. Without method ranges (no method-entry probes)
+    /// the whole arrays are read and the runtime resets them.
     fn read_probes(&mut self) -> ProbeSnapshot {
         let jni = self.jni;
         let sizes = self.setup.sizes;
+        let ranged = !self.setup.method_ranges.is_empty();
         let mut snap = ProbeSnapshot::default();
         let arr =
             |f: jfieldID| raw::reference(jni.get_field(self.ids.probe, f, Kind::Object, true));
-        let d = arr(self.ids.f_dist);
-        let h = arr(self.ids.f_hits);
-        if !d.is_null() && !h.is_null() {
-            let n = (sizes.branch_slots as usize)
-                .min(jni.array_length(d))
-                .min(jni.array_length(h));
-            self.buf_d.resize(n, 0.0);
-            self.buf_i.resize(n, 0);
-            jni.read_doubles(d, &mut self.buf_d[..n]);
-            jni.read_ints(h, &mut self.buf_i[..n]);
-            for i in 0..n {
-                if self.buf_i[i] != 0 || self.buf_d[i].is_finite() {
-                    snap.branches
-                        .push((i as u32, self.buf_i[i] as u32, self.buf_d[i]));
-                }
-            }
-        }
-        for (f, size, out) in [
-            (self.ids.f_lines, sizes.lines, &mut snap.lines),
-            (self.ids.f_methods, sizes.methods, &mut snap.methods),
-            (self.ids.f_loops, sizes.loops, &mut snap.loops),
-        ] {
-            let a = arr(f);
-            if a.is_null() {
-                continue;
-            }
-            let n = (size as usize).min(jni.array_length(a));
+        let methods = arr(self.ids.f_methods);
+        if !methods.is_null() {
+            let n = (sizes.methods as usize).min(jni.array_length(methods));
             self.buf_i2.resize(n, 0);
-            jni.read_ints(a, &mut self.buf_i2[..n]);
-            out.extend(
+            jni.read_ints(methods, 0, &mut self.buf_i2[..n]);
+            snap.methods.extend(
                 self.buf_i2[..n]
                     .iter()
                     .enumerate()
                     .filter(|(_, c)| **c != 0)
                     .map(|(i, c)| (i as u32, *c as u32)),
             );
+            if let (true, Some(first), Some(last)) =
+                (ranged, snap.methods.first(), snap.methods.last())
+            {
+                let (lo, hi) = (first.0 as usize, last.0 as usize + 1);
+                self.zeros.resize(self.zeros.len().max(hi - lo), 0);
+                jni.write_ints(methods, lo, &self.zeros[..hi - lo]);
+            }
+            jni.delete_local(methods);
+        }
+        let ranges = |pick: fn(&MethodRanges) -> (u32, u32), size: u32| -> Vec<(usize, usize)> {
+            if ranged {
+                merge_ranges(
+                    snap.methods
+                        .iter()
+                        .filter_map(|(id, _)| self.setup.method_ranges.get(*id as usize))
+                        .map(pick),
+                )
+            } else {
+                vec![(0, size as usize)]
+            }
+        };
+        let branch_ranges = ranges(|r| r.branches, sizes.branch_slots);
+        let line_ranges = ranges(|r| r.lines, sizes.lines);
+        let loop_ranges = ranges(|r| r.loops, sizes.loops);
+
+        let dist = arr(self.ids.f_dist);
+        let hits = arr(self.ids.f_hits);
+        if !dist.is_null() && !hits.is_null() {
+            let len = jni.array_length(dist).min(jni.array_length(hits));
+            for (lo, hi) in branch_ranges {
+                let hi = hi.min(len);
+                if lo >= hi {
+                    continue;
+                }
+                let k = hi - lo;
+                self.buf_d.resize(self.buf_d.len().max(k), 0.0);
+                self.buf_i.resize(self.buf_i.len().max(k), 0);
+                jni.read_doubles(dist, lo, &mut self.buf_d[..k]);
+                jni.read_ints(hits, lo, &mut self.buf_i[..k]);
+                for i in 0..k {
+                    if self.buf_i[i] != 0 || self.buf_d[i].is_finite() {
+                        snap.branches
+                            .push(((lo + i) as u32, self.buf_i[i] as u32, self.buf_d[i]));
+                    }
+                }
+                if ranged {
+                    self.infinities
+                        .resize(self.infinities.len().max(k), f64::INFINITY);
+                    self.zeros.resize(self.zeros.len().max(k), 0);
+                    jni.write_doubles(dist, lo, &self.infinities[..k]);
+                    jni.write_ints(hits, lo, &self.zeros[..k]);
+                }
+            }
+        }
+        for (f, ranges, out) in [
+            (self.ids.f_lines, line_ranges, &mut snap.lines),
+            (self.ids.f_loops, loop_ranges, &mut snap.loops),
+        ] {
+            let a = arr(f);
+            if a.is_null() {
+                continue;
+            }
+            let len = jni.array_length(a);
+            for (lo, hi) in ranges {
+                let hi = hi.min(len);
+                if lo >= hi {
+                    continue;
+                }
+                let k = hi - lo;
+                self.buf_i2.resize(self.buf_i2.len().max(k), 0);
+                jni.read_ints(a, lo, &mut self.buf_i2[..k]);
+                out.extend(
+                    self.buf_i2[..k]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| **c != 0)
+                        .map(|(i, c)| ((lo + i) as u32, *c as u32)),
+                );
+                if ranged {
+                    self.zeros.resize(self.zeros.len().max(k), 0);
+                    jni.write_ints(a, lo, &self.zeros[..k]);
+                }
+            }
             jni.delete_local(a);
         }
         let s = arr(self.ids.f_statics);
@@ -1627,9 +1821,13 @@ impl<'a> Executor<'a> {
                 .collect();
             jni.delete_local(s);
         }
-        jni.delete_local(d);
-        jni.delete_local(h);
+        jni.delete_local(dist);
+        jni.delete_local(hits);
         jni.clear_exception();
+        // Written statics are reset next, which runs code outside the test.
+        if !ranged || !snap.statics_written.is_empty() {
+            self.full_reset = true;
+        }
         snap
     }
 
@@ -1694,4 +1892,16 @@ fn observe_prim(k: Kind, v: jvalue) -> Observed {
 
 fn elapsed_micros(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_ranges;
+
+    #[test]
+    fn ranges_merge_when_they_overlap_or_touch() {
+        let merged = merge_ranges([(8, 10), (0, 2), (2, 4), (3, 5), (7, 7), (9, 12)].into_iter());
+        assert_eq!(merged, vec![(0, 5), (8, 12)]);
+        assert!(merge_ranges(std::iter::empty()).is_empty());
+    }
 }

@@ -1,1 +1,53 @@
-//! Whole-suite GA, MOSA, `DynaMOSA`, archive and minimisation (not built yet: issue 5).
+//! Search for ferrosuite (DESIGN 4.4): the search operators of the whole-suite paper (Fraser &
+//! Arcuri, *Evolutionary Generation of Whole Test Suites*, Section III-E) over the test model
+//! of `ferrosuite-testcase`. The GA, MOSA/DynaMOSA, archive and minimisation come next (issue
+//! 5); this part provides what they evolve:
+//!
+//! - [`config`]: every parameter, with the paper's defaults ([`Config`]);
+//! - [`random`]: uniform integers, floats and coin flips on top of any [`Rng`] (the RNG is
+//!   always passed in; a `rand_chacha::ChaCha8Rng` seeded by the user makes runs
+//!   reproducible);
+//! - [`values`]: primitive and string values, random or seeded from harvested constants and
+//!   from an [`ObservedPool`] of run-time values, and their mutation (Δ steps, string edits);
+//! - [`factory`]: test construction on a test cluster: random calls on the class under test
+//!   with parameters generated recursively, and random test sampling;
+//! - [`mutation`]: test mutation (remove with repair, change, insert);
+//! - [`suite`]: [`Suite`] (tests with ids and a changed flag, for execution caching), suite
+//!   crossover (α split) and suite mutation.
+//!
+//! Every operator keeps the model's invariants: each test passes
+//! [`Test::validate`](ferrosuite_testcase::Test::validate) (references only to earlier,
+//! non-void values of fitting types), has at most [`Config::max_test_length`] statements, and a
+//! suite holds at most [`Config::max_suite_size`] tests. The same seed gives the same tests.
+//!
+//! ```
+//! use ferrosuite_search::{Config, Suite, TestIds};
+//! use ferrosuite_search::suite::crossover;
+//! use ferrosuite_testcase::{Prim, Statement, Test};
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_chacha::rand_core::SeedableRng;
+//!
+//! let mut ids = TestIds::default();
+//! let t = |i| Test::new(vec![Statement::Primitive(Prim::Int(i))]);
+//! let p1 = Suite::from_tests((0..4).map(t), &mut ids);
+//! let p2 = Suite::from_tests((10..12).map(t), &mut ids);
+//! let mut rng = ChaCha8Rng::seed_from_u64(7);
+//! let (o1, o2) = crossover(&p1, &p2, &Config::default(), &mut rng);
+//! assert_eq!(o1.len() + o2.len(), 6);
+//! ```
+//!
+//! [`Rng`]: rand_chacha::rand_core::Rng
+
+pub mod config;
+pub mod error;
+pub mod factory;
+pub mod mutation;
+pub mod random;
+pub mod suite;
+pub mod values;
+
+pub use config::Config;
+pub use error::{Error, Result};
+pub use factory::Factory;
+pub use suite::{Suite, SuiteTest, TestId, TestIds};
+pub use values::{ObservedPool, Seeds};

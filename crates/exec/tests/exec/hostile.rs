@@ -369,3 +369,54 @@ fn sandboxed_apis_throw_and_touch_nothing() {
     assert_eq!((stats.crashes, stats.timeouts), (0, 0), "{stats:?}");
     eprintln!("sandbox corpus: {denied} denied calls over {rounds} rounds; {stats:?}");
 }
+
+/// Without the sandbox, `Runtime.halt` kills the worker in the middle of a batch whose earlier
+/// results may still be in the worker's buffer: those tests get their results all the same,
+/// the halting test alone is scored as crashed, and the tests after it run in a new worker.
+#[test]
+fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
+    let mut c = config(
+        vec![fixtures().clone()],
+        &["hostile/Counter", "hostile/Exits"],
+    );
+    c.sandbox = false;
+    let mut host = Host::start(c).unwrap();
+    let mut batch: Vec<Test> = (0..40).map(|_| call("Counter", "next", "()I")).collect();
+    batch.insert(
+        25,
+        Test::new(vec![
+            Statement::Primitive(Prim::Int(7)),
+            Statement::method(
+                "hostile/Exits",
+                "runtimeHalt",
+                "(I)V",
+                None,
+                vec![VarRef(0)],
+            ),
+        ]),
+    );
+    let results = host.run(&batch, true).unwrap();
+    assert_eq!(results.len(), batch.len());
+    for (i, r) in results.iter().enumerate() {
+        if i == 25 {
+            assert!(
+                matches!(&r.status, Status::Crashed(m) if m.contains("exit")),
+                "{:?}",
+                r.status
+            );
+        } else {
+            assert_eq!(r.status, Status::Completed, "test {i}");
+            assert_eq!(
+                r.observations[0].value,
+                Some(Observed::Integer(1)),
+                "test {i}: the static counter"
+            );
+        }
+    }
+    let stats = host.stats();
+    assert_eq!(stats.crashes, 1, "{stats:?}");
+    assert_eq!(stats.timeouts, 0, "{stats:?}");
+    // One replacement for the first death (the rest then runs with a flush per test), one for
+    // the second.
+    assert_eq!(stats.restarts, 2, "{stats:?}");
+}

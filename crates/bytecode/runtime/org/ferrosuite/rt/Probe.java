@@ -113,6 +113,15 @@ public final class Probe {
         abort = false;
     }
 
+    /**
+     * Starts a test whose probe arrays the host has already cleared (it clears only the ranges
+     * of the methods the previous test entered): resets the flags only.
+     */
+    public static synchronized void begin() {
+        pending = Double.NaN;
+        abort = false;
+    }
+
     // ---- method, line, loop ---------------------------------------------------------------
 
     /** Method entry. */

@@ -1,0 +1,725 @@
+//! Goal sets: the coverage goals of the classes under test for a set of criteria, matched with
+//! the probes that measure them.
+//!
+//! A [`GoalSet`] is built from the [`ClassAnalysis`](ferrosuite_cfg::ClassAnalysis) of each
+//! class under test (its branches, their control dependences, the per-class goal hierarchy)
+//! and the [`ProbeMap`](ferrosuite_bytecode::instrument::map::ProbeMap) of the instrumentation
+//! the tests run against. Matching goes by name, never by number, because the two sides number
+//! differently (the analysis per class, over every method; the probe map per instrumentation
+//! run, over instrumented methods only):
+//!
+//! - a method is matched by name and descriptor; its method goal knows its method-entry probe
+//!   ([`ProbeMethodId`]);
+//! - a branch is matched by method, bytecode offset of its jump or switch, and outcome
+//!   (`taken` = the first slot of a jump, `not taken` = the second; `case k` = the slot of key
+//!   `k`, `default` = the last slot of a switch); the target offsets of both sides must agree.
+//!   Every branch goal knows its [`BranchSlot`], and its [`Predicate`] knows every sibling slot
+//!   (a predicate ran as often as the hits of its outcomes add up to);
+//! - a line goal is a source line of the class with a line probe ([`LineId`]) in a method that
+//!   has goals.
+//!
+//! Any disagreement is an [`Error::ProbeMismatch`](crate::Error::ProbeMismatch): fitness on
+//! misattributed probes would be silently wrong.
+//!
+//! Goals are listed criterion by criterion (in [`Criterion`] order), then class by class (in
+//! the order added), then in code order: for branch coverage the branches, then the methods
+//! without branches (as in the analysis), for lines ascending line numbers, for methods
+//! class-file order. Branches in dead code stay goals, flagged `reachable: false`.
+//!
+//! Which methods have goals: every method with code, except static initialisers (they run once
+//! per worker JVM before any test, so no test can influence them; the host reports their probe
+//! data separately) and bridge methods, unless [`Config`] asks for them; and except methods
+//! the instrumenter left alone (listed in [`GoalSet::notes`]).
+//!
+//! ```no_run
+//! use ferrosuite_bytecode::classpath::ClassPath;
+//! use ferrosuite_cfg::Analyzer;
+//! use ferrosuite_fitness::{Config, GoalSet};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let cp = ClassPath::parse("fixtures/classes/java8")?;
+//! let (map, _bytes) = ferrosuite_exec::host::instrument(
+//!     &cp,
+//!     &["examples/Stack".to_string()],
+//!     &Default::default(),
+//! )?;
+//! let stack = Analyzer::new(&cp, ferrosuite_cfg::Config::default()).class("examples.Stack")?;
+//! let mut b = GoalSet::builder(&map, Config::default());
+//! let file = cp.load("examples/Stack")?; // for the `throws` clauses
+//! b.add_class(&stack, Some(&file))?;
+//! let goals = b.build();
+//! for g in goals.goals() {
+//!     println!("{g}");
+//! }
+//! # Ok(()) }
+//! ```
+
+mod builder;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use ferrosuite_bytecode::classfile::access;
+use ferrosuite_bytecode::instrument::map::{BranchSlot, LineId, MethodId as ProbeMethodId};
+use ferrosuite_cfg::{BranchId, MethodId, Outcome};
+use serde::{Deserialize, Serialize};
+
+pub use builder::GoalSetBuilder;
+
+use crate::Config;
+use crate::criteria::Criterion;
+use crate::ids::{ClassIndex, GoalId, PredicateId};
+
+/// A class under test of a goal set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CutClass {
+    /// Its index.
+    pub index: ClassIndex,
+    /// Internal name (`examples/Stack`).
+    pub name: String,
+    /// `SourceFile`, when the class records it.
+    pub source_file: Option<String>,
+}
+
+impl CutClass {
+    /// The binary name with dots (`examples.Stack`).
+    #[must_use]
+    pub fn binary_name(&self) -> String {
+        self.name.replace('/', ".")
+    }
+}
+
+/// A method with goals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CutMethod {
+    /// Its class.
+    pub class: ClassIndex,
+    /// Its id in the class's analysis.
+    pub id: MethodId,
+    /// Name.
+    pub name: String,
+    /// Descriptor.
+    pub descriptor: String,
+    /// Access flags.
+    pub access: u16,
+    /// Its method-entry probe.
+    pub probe: ProbeMethodId,
+    /// Exception classes of its `throws` clause (binary names), when the class file was given.
+    pub declared_exceptions: Vec<String>,
+    /// Whether it has no branch (then branch coverage has a method goal for it).
+    pub branchless: bool,
+}
+
+impl CutMethod {
+    /// `name(desc)`.
+    #[must_use]
+    pub fn signature(&self) -> String {
+        format!("{}{}", self.name, self.descriptor)
+    }
+
+    /// Whether `exception` (binary name) is in the `throws` clause.
+    #[must_use]
+    pub fn declares(&self, exception: &str) -> bool {
+        self.declared_exceptions.iter().any(|d| d == exception)
+    }
+
+    /// Whether the method is private.
+    #[must_use]
+    pub fn is_private(&self) -> bool {
+        self.access & access::PRIVATE != 0
+    }
+}
+
+/// A conditional jump or switch: the predicate deciding between sibling branches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Predicate {
+    /// Its id.
+    pub id: PredicateId,
+    /// Its class.
+    pub class: ClassIndex,
+    /// Its method.
+    pub method: MethodId,
+    /// Bytecode offset of the instruction.
+    pub offset: u32,
+    /// Source line.
+    pub line: Option<u16>,
+    /// Mnemonic (`ifeq`, `if_icmplt`, `tableswitch`, …).
+    pub opcode: String,
+    /// The slots of all its outcomes, in outcome order.
+    pub slots: Vec<BranchSlot>,
+    /// False when the instruction is dead code.
+    pub reachable: bool,
+}
+
+/// What a goal asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Target {
+    /// Take this outcome of a predicate.
+    Branch {
+        /// The branch in the class's analysis.
+        branch: BranchId,
+        /// Which outcome.
+        outcome: Outcome,
+        /// Its predicate.
+        predicate: PredicateId,
+        /// The probe slot of the outcome.
+        slot: BranchSlot,
+    },
+    /// Run this source line.
+    Line {
+        /// The line number.
+        line: u16,
+        /// Its probe.
+        probe: LineId,
+    },
+    /// Enter this method.
+    Method {
+        /// The method.
+        method: MethodId,
+        /// Its entry probe.
+        probe: ProbeMethodId,
+    },
+    /// Call this method from a test statement and have it return normally.
+    MethodNoException {
+        /// The method.
+        method: MethodId,
+    },
+    /// Call this method from a test statement and have it throw this exception.
+    Exception {
+        /// The method.
+        method: MethodId,
+        /// Binary name of the exception class.
+        exception: String,
+    },
+}
+
+/// A coverage goal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Goal {
+    /// Its id.
+    pub id: GoalId,
+    /// The criterion it belongs to.
+    pub criterion: Criterion,
+    /// Its class.
+    pub class: ClassIndex,
+    /// What it asks for.
+    pub target: Target,
+    /// Source line (of the jump for branches).
+    pub line: Option<u16>,
+    /// False for goals in dead code (no path from the method entry reaches them): they are
+    /// infeasible and reports should say so.
+    pub reachable: bool,
+    /// A human-readable description for reports (class, method, line, outcome).
+    pub description: String,
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.id, self.criterion, self.description)
+    }
+}
+
+/// What controls a branch or line: the entry of a method (index into the methods), or a
+/// branch (index into the branch nodes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ctl {
+    Entry(usize),
+    Branch(usize),
+}
+
+/// A branch of a method with goals (whether or not branch coverage is on: line goals use
+/// branches for guidance).
+#[derive(Debug, Clone)]
+pub(crate) struct BranchNode {
+    pub(crate) method: usize,
+    pub(crate) slot: BranchSlot,
+    pub(crate) predicate: usize,
+    pub(crate) controls: Vec<Ctl>,
+    pub(crate) cfg: BranchId,
+    pub(crate) outcome: Outcome,
+    pub(crate) reachable: bool,
+    pub(crate) line: Option<u16>,
+}
+
+/// A source line with a probe.
+#[derive(Debug, Clone)]
+pub(crate) struct LineNode {
+    pub(crate) class: ClassIndex,
+    pub(crate) line: u16,
+    pub(crate) probe: LineId,
+    pub(crate) controls: Vec<Ctl>,
+    pub(crate) reachable: bool,
+}
+
+/// How a goal reaches its data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Link {
+    Branch(usize),
+    /// A method goal: of branch coverage (a method without branches) or method coverage.
+    Method(usize),
+    Line(usize),
+    MethodNoException(usize),
+    Exception(usize),
+}
+
+/// The goals of the classes under test for a set of criteria (see the module documentation),
+/// with DynaMOSA's activation hierarchy and everything fitness needs to read traces.
+#[derive(Debug, Clone)]
+pub struct GoalSet {
+    pub(crate) config: Config,
+    pub(crate) classes: Vec<CutClass>,
+    class_index: BTreeMap<String, ClassIndex>,
+    class_methods: Vec<Range<usize>>,
+    pub(crate) methods: Vec<CutMethod>,
+    pub(crate) predicates: Vec<Predicate>,
+    pub(crate) branches: Vec<BranchNode>,
+    pub(crate) lines: Vec<LineNode>,
+    pub(crate) goals: Vec<Goal>,
+    pub(crate) links: Vec<Link>,
+    initial: Vec<GoalId>,
+    children: Vec<Vec<GoalId>>,
+    exception_goals: BTreeMap<(usize, String), GoalId>,
+    branch_goals: BTreeMap<(ClassIndex, BranchId), GoalId>,
+    static_goals: usize,
+    notes: Vec<String>,
+}
+
+impl GoalSet {
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every goal, in id order (including exception goals registered so far).
+    #[must_use]
+    pub fn goals(&self) -> &[Goal] {
+        &self.goals
+    }
+
+    /// One goal.
+    #[must_use]
+    pub fn goal(&self, id: GoalId) -> Option<&Goal> {
+        self.goals.get(id.index())
+    }
+
+    /// Number of goals known before anything ran (all but exception goals).
+    #[must_use]
+    pub fn static_goal_count(&self) -> usize {
+        self.static_goals
+    }
+
+    /// The goals of one criterion.
+    pub fn goals_of(&self, criterion: Criterion) -> impl Iterator<Item = &Goal> + '_ {
+        self.goals.iter().filter(move |g| g.criterion == criterion)
+    }
+
+    /// The classes under test.
+    #[must_use]
+    pub fn classes(&self) -> &[CutClass] {
+        &self.classes
+    }
+
+    /// The methods with goals, class by class in class-file order.
+    #[must_use]
+    pub fn methods(&self) -> &[CutMethod] {
+        &self.methods
+    }
+
+    /// The predicates, class by class in code order.
+    #[must_use]
+    pub fn predicates(&self) -> &[Predicate] {
+        &self.predicates
+    }
+
+    /// One predicate.
+    #[must_use]
+    pub fn predicate(&self, id: PredicateId) -> Option<&Predicate> {
+        self.predicates.get(id.index())
+    }
+
+    /// Methods left out because the instrumenter skipped them, and similar remarks.
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The goal of branch coverage for branch `branch` (the analysis's id) of class `class`.
+    #[must_use]
+    pub fn branch_goal(&self, class: ClassIndex, branch: BranchId) -> Option<GoalId> {
+        self.branch_goals.get(&(class, branch)).copied()
+    }
+
+    /// The method with goals named `name` and `descriptor` in the class with internal (or
+    /// binary) name `class`.
+    #[must_use]
+    pub fn resolve(&self, class: &str, name: &str, descriptor: &str) -> Option<&CutMethod> {
+        let c = if class.contains('.') {
+            self.class_index.get(&class.replace('.', "/"))
+        } else {
+            self.class_index.get(class)
+        }?;
+        let range = self.class_methods.get(c.index())?.clone();
+        self.methods
+            .get(range)?
+            .iter()
+            .find(|m| m.name == name && m.descriptor == descriptor)
+    }
+
+    pub(crate) fn method_index(&self, class: ClassIndex, id: MethodId) -> Option<usize> {
+        let range = self.class_methods.get(class.index())?.clone();
+        let start = range.start;
+        self.methods
+            .get(range)?
+            .iter()
+            .position(|m| m.id == id)
+            .map(|i| start + i)
+    }
+
+    /// DynaMOSA: the goals active from the start. Branch goals (and method goals of methods
+    /// without branches) come from the analysis's hierarchy: those controlled only by their
+    /// method's entry; a reachable branch the hierarchy would never activate is added too, so
+    /// every feasible goal becomes active at some point. Line, method, method-no-exception
+    /// goals are always active: they have no control-dependence parent of their own (a line
+    /// is guided by its controlling branches, but not gated by them). Exception goals are
+    /// active from their registration ([`GoalSet::register_exceptions`]).
+    #[must_use]
+    pub fn initial_goals(&self) -> &[GoalId] {
+        &self.initial
+    }
+
+    /// DynaMOSA: the goals that become active when `goal` is covered (the branch goals it
+    /// controls), in id order.
+    #[must_use]
+    pub fn activated_by(&self, goal: GoalId) -> &[GoalId] {
+        self.children.get(goal.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds an exception goal for each (method, exception class) pair of `trace` not seen
+    /// before, when the exception criterion is on; returns the new goals' ids (in the trace's
+    /// sorted order, so ids depend only on the order traces are registered in).
+    pub fn register_exceptions(&mut self, trace: &crate::Trace) -> Vec<GoalId> {
+        let mut out = Vec::new();
+        if !self.config.criteria.contains(Criterion::Exception) {
+            return out;
+        }
+        for ((class, method), exception) in trace.exceptions() {
+            let Some(m) = self.method_index(*class, *method) else {
+                continue;
+            };
+            if self.exception_goals.contains_key(&(m, exception.clone())) {
+                continue;
+            }
+            let id = GoalId(self.goals.len() as u32);
+            let cm = &self.methods[m];
+            let description = format!(
+                "{}.{} throws {exception}",
+                self.classes[cm.class.index()].binary_name(),
+                cm.signature()
+            );
+            self.goals.push(Goal {
+                id,
+                criterion: Criterion::Exception,
+                class: cm.class,
+                target: Target::Exception {
+                    method: cm.id,
+                    exception: exception.clone(),
+                },
+                line: None,
+                reachable: true,
+                description,
+            });
+            self.links.push(Link::Exception(m));
+            self.children.push(Vec::new());
+            self.exception_goals.insert((m, exception.clone()), id);
+            out.push(id);
+        }
+        out
+    }
+
+    /// The exception goal of a (method, exception class) pair, if registered.
+    #[must_use]
+    pub fn exception_goal(
+        &self,
+        class: ClassIndex,
+        method: MethodId,
+        exception: &str,
+    ) -> Option<GoalId> {
+        let m = self.method_index(class, method)?;
+        self.exception_goals
+            .get(&(m, exception.to_string()))
+            .copied()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::float_cmp)]
+mod tests {
+    use ferrosuite_bytecode::instrument::map::ProbeMap;
+
+    use super::*;
+    use crate::testutil::sample;
+    use crate::{Criteria, Error, Trace};
+
+    fn descriptions(goals: &GoalSet, c: Criterion) -> Vec<String> {
+        goals.goals_of(c).map(|g| g.description.clone()).collect()
+    }
+
+    #[test]
+    fn goals_are_listed_by_criterion_class_and_code_order() {
+        let s = sample();
+        let goals = s.goals(Config::default());
+        assert_eq!(
+            descriptions(&goals, Criterion::Branch),
+            [
+                "t.Sample.abs(I)I line 10 @1 ifge taken",
+                "t.Sample.abs(I)I line 10 @1 ifge not taken",
+                "t.Sample.nested(II)I line 20 @1 ifle taken",
+                "t.Sample.nested(II)I line 20 @1 ifle not taken",
+                "t.Sample.nested(II)I line 21 @5 ifle taken",
+                "t.Sample.nested(II)I line 21 @5 ifle not taken",
+                "t.Sample.dead(I)I line 31 @3 ifeq taken [unreachable]",
+                "t.Sample.dead(I)I line 31 @3 ifeq not taken [unreachable]",
+                "t.Sample.pick(I)I line 40 @1 lookupswitch case 1",
+                "t.Sample.pick(I)I line 40 @1 lookupswitch case 5",
+                "t.Sample.pick(I)I line 40 @1 lookupswitch default",
+                "t.Sample.<init>()V (no branches)",
+                "t.Sample.fail()V (no branches)",
+                "t.Sample.helper()V (no branches)",
+            ]
+        );
+        let lines: Vec<u16> = goals
+            .goals_of(Criterion::Line)
+            .map(|g| g.line.unwrap())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                1, 10, 11, 12, 20, 21, 22, 23, 24, 30, 31, 40, 41, 42, 43, 50, 60
+            ]
+        );
+        assert_eq!(goals.goals_of(Criterion::Method).count(), 7);
+        assert_eq!(goals.goals_of(Criterion::Exception).count(), 0);
+        assert_eq!(goals.static_goal_count(), 14 + 17 + 7);
+        for (i, g) in goals.goals().iter().enumerate() {
+            assert_eq!(g.id, GoalId(i as u32));
+        }
+        // Dead code is flagged, for branches and lines.
+        let dead: Vec<&str> = goals
+            .goals()
+            .iter()
+            .filter(|g| !g.reachable)
+            .map(|g| g.description.as_str())
+            .collect();
+        assert_eq!(dead.len(), 3, "{dead:?}");
+        assert_eq!(dead[2], "t.Sample line 31 [unreachable]");
+        // The same inputs give the same goals.
+        assert_eq!(sample().goals(Config::default()).goals(), goals.goals());
+    }
+
+    #[test]
+    fn branch_goals_know_their_slots_and_predicates_their_siblings() {
+        let s = sample();
+        let goals = s.goals(Config::default());
+        let site = |m: &str, off: u32| {
+            let mp = s.map.classes[0]
+                .methods
+                .iter()
+                .find(|x| x.name == m)
+                .unwrap();
+            mp.branches
+                .iter()
+                .find(|b| b.offset == off)
+                .unwrap()
+                .clone()
+        };
+        for g in goals.goals_of(Criterion::Branch) {
+            let Target::Branch {
+                branch,
+                outcome,
+                predicate,
+                slot,
+            } = g.target
+            else {
+                continue;
+            };
+            let b = s.analysis.branch(branch);
+            assert_eq!(b.outcome, outcome);
+            let p = goals.predicate(predicate).unwrap();
+            assert_eq!(p.offset, b.offset);
+            let name = &s.analysis.method(b.method).name;
+            let site = site(name, b.offset);
+            let slots: Vec<BranchSlot> = site.outcomes.iter().map(|o| o.slot).collect();
+            assert_eq!(p.slots, slots);
+            assert!(p.slots.contains(&slot));
+            let label = site
+                .outcomes
+                .iter()
+                .find(|o| o.slot == slot)
+                .unwrap()
+                .label
+                .clone();
+            assert_eq!(label, outcome.to_string());
+        }
+        assert_eq!(goals.predicates().len(), 5);
+        // Method goals know their entry probes; the private helper has no
+        // method-no-exception goal; `fail` declares IOException.
+        let all = sample().goals(Config {
+            criteria: Criteria::all(),
+            ..Config::default()
+        });
+        for m in all.methods() {
+            let mp = s.map.classes[0]
+                .methods
+                .iter()
+                .find(|x| x.name == m.name)
+                .unwrap();
+            assert_eq!(m.probe, mp.id);
+        }
+        assert_eq!(all.goals_of(Criterion::MethodNoException).count(), 6);
+        let fail = all.resolve("t/Sample", "fail", "()V").unwrap();
+        assert!(fail.declares("java.io.IOException"));
+        assert!(
+            all.resolve("t.Sample", "helper", "()V")
+                .unwrap()
+                .is_private()
+        );
+        assert!(all.resolve("t/Other", "fail", "()V").is_none());
+    }
+
+    #[test]
+    fn dynamosa_starts_with_uncontrolled_goals_and_activates_nested_ones() {
+        let s = sample();
+        let goals = s.goals(Config::default());
+        let id = |what: &str| {
+            goals
+                .goals()
+                .iter()
+                .find(|g| g.description == what)
+                .unwrap()
+                .id
+        };
+        let outer_true = id("t.Sample.nested(II)I line 20 @1 ifle not taken");
+        let inner: Vec<GoalId> = vec![
+            id("t.Sample.nested(II)I line 21 @5 ifle taken"),
+            id("t.Sample.nested(II)I line 21 @5 ifle not taken"),
+        ];
+        assert_eq!(goals.activated_by(outer_true), inner.as_slice());
+        let initial = goals.initial_goals();
+        for g in &inner {
+            assert!(!initial.contains(g));
+        }
+        let dead = id("t.Sample.dead(I)I line 31 @3 ifeq taken [unreachable]");
+        assert!(!initial.contains(&dead));
+        // Everything else starts active, lines and methods included.
+        assert_eq!(initial.len(), goals.static_goal_count() - 4);
+        assert!(initial.windows(2).all(|w| w[0] < w[1]));
+        assert!(goals.activated_by(GoalId(9999)).is_empty());
+    }
+
+    #[test]
+    fn exception_goals_are_registered_once_in_trace_order() {
+        let s = sample();
+        let mut goals = s.goals(Config::default());
+        let fail = goals.resolve("t/Sample", "fail", "()V").unwrap();
+        let key = (fail.class, fail.id);
+        let abs = goals.resolve("t/Sample", "abs", "(I)I").unwrap();
+        let abs_key = (abs.class, abs.id);
+        let mut t = Trace::new();
+        t.add_exception(key, "java.lang.NullPointerException");
+        t.add_exception(abs_key, "java.lang.Error");
+        let n = goals.goals().len();
+        let new = goals.register_exceptions(&t);
+        assert_eq!(new, [GoalId(n as u32), GoalId(n as u32 + 1)]);
+        assert_eq!(
+            goals.goals()[n].description,
+            "t.Sample.abs(I)I throws java.lang.Error"
+        );
+        assert!(goals.register_exceptions(&t).is_empty());
+        assert_eq!(
+            goals.exception_goal(key.0, key.1, "java.lang.NullPointerException"),
+            Some(GoalId(n as u32 + 1))
+        );
+        assert_eq!(goals.fitness(new[1], &t), 0.0);
+        assert_eq!(goals.fitness(new[1], &Trace::new()), 1.0);
+        assert_eq!(goals.static_goal_count(), n);
+        // Without the criterion nothing is registered.
+        let mut plain = s.goals(Config {
+            criteria: Criteria::branch(),
+            ..Config::default()
+        });
+        assert!(plain.register_exceptions(&t).is_empty());
+    }
+
+    #[test]
+    fn options_exclude_and_include_methods() {
+        let s = sample();
+        let only_branch = s.goals(Config {
+            criteria: Criteria::branch(),
+            ..Config::default()
+        });
+        assert_eq!(only_branch.goals().len(), 14);
+        assert!(only_branch.initial_goals().len() < 14);
+        let lines = s.goals(Config {
+            criteria: Criteria::new(&[Criterion::Line]),
+            ..Config::default()
+        });
+        assert_eq!(lines.goals().len(), 17);
+        assert_eq!(lines.initial_goals().len(), 17);
+        assert!(lines.notes().is_empty());
+    }
+
+    #[test]
+    fn mismatches_and_misuse_are_errors() {
+        let s = sample();
+        let err = |map: &ProbeMap| {
+            GoalSet::for_class(map, Config::default(), &s.analysis, None)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(&ProbeMap::new()).contains("not in the probe map"));
+        let mut moved = s.map.clone();
+        moved.classes[0].methods[1].branches[0].offset = 2;
+        let e = err(&moved);
+        assert!(
+            e.contains("t.Sample.abs(I)I") && e.contains("offset 1"),
+            "{e}"
+        );
+        let mut retargeted = s.map.clone();
+        retargeted.classes[0].methods[1].branches[0].outcomes[0].target = 4;
+        assert!(err(&retargeted).contains("leads to offset 7"));
+        let mut extra = s.map.clone();
+        let mut site = extra.classes[0].methods[1].branches[0].clone();
+        site.offset = 5;
+        extra.classes[0].methods[1].branches.push(site);
+        assert!(err(&extra).contains("2 outcomes, the analysis 0 branches"));
+        let mut b = GoalSet::builder(&s.map, Config::default());
+        b.add_class(&s.analysis, None).unwrap();
+        assert!(matches!(
+            b.add_class(&s.analysis, None),
+            Err(Error::DuplicateClass { .. })
+        ));
+        // A failed class leaves the builder as it was.
+        let mut b = GoalSet::builder(&moved, Config::default());
+        assert!(b.add_class(&s.analysis, None).is_err());
+        assert!(b.set.methods.is_empty() && b.set.predicates.is_empty());
+        assert!(b.set.branches.is_empty() && b.set.classes.is_empty());
+        assert_eq!(b.build().goals().len(), 0);
+        let other =
+            ferrosuite_bytecode::ClassFile::new_class("t/Other", "java/lang/Object", 50).unwrap();
+        let mut b = GoalSet::builder(&s.map, Config::default());
+        assert!(matches!(
+            b.add_class(&s.analysis, Some(&other)),
+            Err(Error::WrongClassFile { .. })
+        ));
+        // A method the instrumenter skipped has no goals, and a note says why.
+        let mut skipped = s.map.clone();
+        skipped.classes[0].methods[1].skipped = Some("too large".into());
+        skipped.classes[0].methods[1].branches.clear();
+        let g = GoalSet::for_class(&skipped, Config::default(), &s.analysis, None).unwrap();
+        assert!(g.resolve("t/Sample", "abs", "(I)I").is_none());
+        assert_eq!(g.notes().len(), 1);
+        assert!(g.notes()[0].contains("too large"));
+    }
+}

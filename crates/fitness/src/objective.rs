@@ -1,0 +1,303 @@
+//! Per-goal fitness of one test (MOSA, DynaMOSA, the archive): 0 when the test covers the
+//! goal, larger the farther it is from covering it.
+//!
+//! For a branch `b` and a test's trace `t`:
+//!
+//! - 0 when `t` took `b`;
+//! - ν(d) when `b`'s predicate ran but never took `b`, `d` being the smallest distance to
+//!   taking it (approach level 0);
+//! - otherwise approach level + ν(distance at the point where execution diverged): walking up
+//!   the control dependences of `b` breadth first, level `k` holds the branches `k` steps
+//!   above `b`; the first level with a branch that *was reached* decides. A reached branch
+//!   contributes `k + ν(d)` when its predicate ran without taking it, `k` when it was taken
+//!   (execution went the right way but left before `b`'s predicate, for instance by an
+//!   exception), and the method entry contributes `k` when the method was entered and `k + 1`
+//!   when it was not (ν(∞) = 1: nothing is known about how to call it).
+//!
+//! ```text
+//! if (a > 0) {          // P1: b0 taken (a <= 0), b1 not taken
+//!     if (b > 0) ...    // P2: b2, b3, controlled by b1
+//! }
+//! target b3, test with a = -4: P2 never ran, P1 ran with distance 5 to b1
+//!     => approach level 1 + ν(5) = 1.833…
+//! target b3, test that never calls the method: 1 (b1) + 1 (entry) + 1 (not entered) = 3
+//! ```
+//!
+//! A line goal is treated like a branch whose predicate never ran when it was not hit: its
+//! level-1 parents are what the blocks of the line are control dependent on. Method goals are 0
+//! or 1 (entered or not); method-no-exception goals 0 (a direct call returned normally), ½
+//! (direct calls, all threw) or 1 (never called directly); exception goals 0 or 1.
+
+use std::collections::BTreeSet;
+
+use crate::Trace;
+use crate::distance::normalize;
+use crate::goals::{Ctl, GoalSet, Link};
+use crate::ids::GoalId;
+
+impl GoalSet {
+    /// The fitness of `goal` for one test (or any trace): 0 iff covered, otherwise positive
+    /// (see the module documentation). An unknown goal id gives `+∞`.
+    #[must_use]
+    pub fn fitness(&self, goal: GoalId, trace: &Trace) -> f64 {
+        let Some(link) = self.links.get(goal.index()) else {
+            return f64::INFINITY;
+        };
+        match *link {
+            Link::Branch(n) => self.branch_fitness(n, trace),
+            Link::Line(l) => {
+                let line = &self.lines[l];
+                if trace.line_hit(line.probe) {
+                    0.0
+                } else {
+                    self.approach(&line.controls, trace)
+                }
+            }
+            Link::Method(m) => {
+                if trace.method_entered(self.methods[m].probe) {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            Link::MethodNoException(m) => {
+                let cm = &self.methods[m];
+                match trace.call((cm.class, cm.id)) {
+                    Some(true) => 0.0,
+                    Some(false) => 0.5,
+                    None => 1.0,
+                }
+            }
+            Link::Exception(_) => {
+                if self.is_covered(goal, trace) {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+        }
+    }
+
+    /// Whether the trace covers `goal` (exactly when [`GoalSet::fitness`] is 0, without
+    /// computing distances).
+    #[must_use]
+    pub fn is_covered(&self, goal: GoalId, trace: &Trace) -> bool {
+        let Some(link) = self.links.get(goal.index()) else {
+            return false;
+        };
+        match *link {
+            Link::Branch(n) => trace.branch(self.branches[n].slot).0 > 0,
+            Link::Line(l) => trace.line_hit(self.lines[l].probe),
+            Link::Method(m) => trace.method_entered(self.methods[m].probe),
+            Link::MethodNoException(m) => {
+                let cm = &self.methods[m];
+                trace.call((cm.class, cm.id)) == Some(true)
+            }
+            Link::Exception(m) => {
+                let cm = &self.methods[m];
+                self.goals
+                    .get(goal.index())
+                    .is_some_and(|g| match &g.target {
+                        crate::Target::Exception { exception, .. } => {
+                            trace.threw((cm.class, cm.id), exception)
+                        }
+                        _ => false,
+                    })
+            }
+        }
+    }
+
+    /// The fitness of each of `goals` for the trace, in the same order (MOSA's objective
+    /// vector).
+    #[must_use]
+    pub fn fitness_vector(&self, goals: &[GoalId], trace: &Trace) -> Vec<f64> {
+        goals.iter().map(|&g| self.fitness(g, trace)).collect()
+    }
+
+    /// Every goal the trace covers, in id order (registered exception goals included).
+    #[must_use]
+    pub fn covered(&self, trace: &Trace) -> Vec<GoalId> {
+        self.goals
+            .iter()
+            .map(|g| g.id)
+            .filter(|&g| self.is_covered(g, trace))
+            .collect()
+    }
+
+    pub(crate) fn predicate_hits(&self, predicate: usize, trace: &Trace) -> u64 {
+        self.predicates[predicate]
+            .slots
+            .iter()
+            .map(|&s| u64::from(trace.branch(s).0))
+            .sum()
+    }
+
+    fn branch_fitness(&self, n: usize, trace: &Trace) -> f64 {
+        let b = &self.branches[n];
+        let (hits, distance) = trace.branch(b.slot);
+        if hits > 0 {
+            0.0
+        } else if self.predicate_hits(b.predicate, trace) > 0 {
+            normalize(distance)
+        } else {
+            self.approach(&b.controls, trace)
+        }
+    }
+
+    /// Approach level + normalised distance from the controls of a target whose own
+    /// predicate (or line) did not run.
+    fn approach(&self, start: &[Ctl], trace: &Trace) -> f64 {
+        let mut best = f64::INFINITY;
+        let mut level = 1.0f64;
+        let mut frontier: Vec<Ctl> = start.to_vec();
+        let mut seen: BTreeSet<usize> = BTreeSet::new();
+        while !frontier.is_empty() && level < best {
+            let mut next = Vec::new();
+            for c in frontier {
+                match c {
+                    Ctl::Entry(m) => {
+                        let entered = trace.method_entered(self.methods[m].probe);
+                        best = best.min(level + if entered { 0.0 } else { 1.0 });
+                    }
+                    Ctl::Branch(p) => {
+                        if !seen.insert(p) {
+                            continue;
+                        }
+                        let node = &self.branches[p];
+                        let (hits, distance) = trace.branch(node.slot);
+                        if hits > 0 {
+                            best = best.min(level);
+                        } else if self.predicate_hits(node.predicate, trace) > 0 {
+                            best = best.min(level + normalize(distance));
+                        } else {
+                            next.extend(node.controls.iter().copied());
+                        }
+                    }
+                }
+            }
+            frontier = next;
+            level += 1.0;
+        }
+        if best.is_finite() {
+            best
+        } else {
+            // Nothing above the target is known to run (dead code): one more than the deepest
+            // level walked.
+            level + 1.0
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::float_cmp)]
+mod tests {
+    use crate::testutil::{sample, slot};
+    use crate::{Config, Criterion, GoalSet, Target, Trace};
+
+    fn goal(goals: &GoalSet, what: &str) -> crate::GoalId {
+        goals
+            .goals()
+            .iter()
+            .find(|g| g.description == what)
+            .unwrap()
+            .id
+    }
+
+    fn entered(goals: &GoalSet, name: &str) -> Trace {
+        let mut t = Trace::new();
+        let m = goals.methods().iter().find(|m| m.name == name).unwrap();
+        t.add_method(m.probe);
+        t
+    }
+
+    #[test]
+    fn approach_level_plus_distance_from_where_execution_diverged() {
+        let s = sample();
+        let goals = s.goals(Config::default());
+        let outer_taken = slot(&goals, "nested(II)I line 20 @1 ifle taken");
+        let outer_not = slot(&goals, "nested(II)I line 20 @1 ifle not taken");
+        let inner = goal(&goals, "t.Sample.nested(II)I line 21 @5 ifle not taken");
+        let outer = goal(&goals, "t.Sample.nested(II)I line 20 @1 ifle not taken");
+        let nu5 = 5.0 / 6.0;
+
+        // Never called: approach level 2 (b1, then the entry) + 1 for the missing call.
+        assert_eq!(goals.fitness(inner, &Trace::new()), 3.0);
+        assert_eq!(goals.fitness(outer, &Trace::new()), 2.0);
+        // Called, but the outer predicate went the other way, 5 away.
+        let mut t = entered(&goals, "nested");
+        t.add_branch(outer_taken, 1, 0.0);
+        t.add_branch(outer_not, 0, 5.0);
+        assert_eq!(goals.fitness(outer, &t), nu5);
+        assert_eq!(goals.fitness(inner, &t), 1.0 + nu5);
+        // Line 22 sits under the inner branch: one level more.
+        let line22 = goals
+            .goals_of(Criterion::Line)
+            .find(|g| g.line == Some(22))
+            .unwrap()
+            .id;
+        assert_eq!(goals.fitness(line22, &t), 2.0 + nu5);
+        // Line 20 runs whenever the method does: level 1 from the entry.
+        let line20 = goals
+            .goals_of(Criterion::Line)
+            .find(|g| g.line == Some(20))
+            .unwrap();
+        assert_eq!(goals.fitness(line20.id, &t), 1.0);
+        let Target::Line { probe, .. } = line20.target else {
+            panic!()
+        };
+        t.add_line(probe);
+        assert_eq!(goals.fitness(line20.id, &t), 0.0);
+        // The outer branch taken but the inner predicate not reached (an exception, say):
+        // level 1, no distance.
+        let mut u = entered(&goals, "nested");
+        u.add_branch(outer_not, 1, 0.0);
+        assert_eq!(goals.fitness(outer, &u), 0.0);
+        assert_eq!(goals.fitness(inner, &u), 1.0);
+        // Dead code: nothing above it runs; finite, and worse than anything reachable.
+        let dead = goal(
+            &goals,
+            "t.Sample.dead(I)I line 31 @3 ifeq taken [unreachable]",
+        );
+        assert_eq!(goals.fitness(dead, &entered(&goals, "dead")), 2.0);
+        assert_eq!(goals.fitness(crate::GoalId(10_000), &t), f64::INFINITY);
+        assert!(!goals.is_covered(crate::GoalId(10_000), &t));
+    }
+
+    #[test]
+    fn switch_cases_and_method_goals() {
+        let s = sample();
+        let goals = s.goals(Config {
+            criteria: crate::Criteria::all(),
+            ..Config::default()
+        });
+        let case5 = slot(&goals, "lookupswitch case 5");
+        let default = slot(&goals, "lookupswitch default");
+        let mut t = entered(&goals, "pick");
+        t.add_branch(default, 1, 0.0);
+        t.add_branch(case5, 0, 3.0);
+        let g5 = goal(&goals, "t.Sample.pick(I)I line 40 @1 lookupswitch case 5");
+        assert_eq!(goals.fitness(g5, &t), 0.75);
+        let pick = goals
+            .goals_of(Criterion::Method)
+            .find(|g| g.description == "t.Sample.pick(I)I")
+            .unwrap()
+            .id;
+        assert_eq!(goals.fitness(pick, &t), 0.0);
+        assert_eq!(goals.fitness(pick, &Trace::new()), 1.0);
+        let mne = goals
+            .goals_of(Criterion::MethodNoException)
+            .find(|g| g.description.starts_with("t.Sample.pick"))
+            .unwrap()
+            .id;
+        let m = goals.resolve("t/Sample", "pick", "(I)I").unwrap();
+        let key = (m.class, m.id);
+        assert_eq!(goals.fitness(mne, &t), 1.0);
+        t.add_call(key, false);
+        assert_eq!(goals.fitness(mne, &t), 0.5);
+        t.add_call(key, true);
+        assert_eq!(goals.fitness(mne, &t), 0.0);
+        let covered = goals.covered(&t);
+        assert!(covered.contains(&pick) && covered.contains(&mne) && !covered.contains(&g5));
+        assert_eq!(goals.fitness_vector(&[pick, g5], &t), vec![0.0, 0.75]);
+    }
+}

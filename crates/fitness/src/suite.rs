@@ -1,0 +1,505 @@
+//! Whole-suite fitness (Fraser & Arcuri, "Whole Test Suite Generation", III-C), one term per
+//! criterion, summed.
+//!
+//! All terms read the merged trace of the suite ([`Trace::merged`]): hits add up over tests,
+//! distances are the smallest any test reached.
+//!
+//! - **branch**: `|M| − |M_T| + Σ_b d(b, T)`, with `M` the methods with goals, `M_T` those
+//!   entered, and `d(b, T)` = 0 when `b` was taken, `ν(d_min(b, T))` when its predicate ran at
+//!   least twice (a predicate that ran once and took the other outcome cannot take `b` as well
+//!   without losing that), 1 otherwise. Methods without branches count through `|M| − |M_T|`.
+//! - **line**: the number of lines not hit. (Guidance towards lines comes from the branch
+//!   term when both are on, as in the default set.)
+//! - **method**: `|M| − |M_T|`.
+//! - **method-no-exception**: per goal 0 (a direct call returned normally), ½ (called directly,
+//!   every call threw) or 1.
+//! - **exception**: 1 / (1 + n), n the number of distinct (method, exception class) pairs the
+//!   suite's direct calls threw (as EvoSuite): more exceptions, lower fitness. It has no
+//!   a-priori goals and is never 0, so with this criterion on a suite's fitness is never 0;
+//!   [`SuiteFitness::complete`] tells whether every a-priori goal is covered.
+//!
+//! A suite with a lost test (time-out, crashed worker) gets the maximum of every term
+//! (`|M| + |B|` for branches, as in the paper) when [`crate::Config::lost_test_is_max`] is set.
+//! Apart from that, adding a test to a suite never increases its fitness, and the fitness is
+//! 0 exactly when every goal is covered (without the exception criterion).
+//!
+//! ```text
+//! Stack: M = {<init>, push, pop, resize}, B = 8 branches
+//! suite {new Stack(); s.push(3)}: M_T = {<init>, push}; push's predicates ran once each
+//!   => 4 - 2 + (d = 0, 1, 1, 0 for push) + 1 + 1 (pop) + 1 + 1 (resize) = 8
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::Trace;
+use crate::criteria::Criterion;
+use crate::distance::normalize;
+use crate::goals::{GoalSet, Link};
+
+/// The whole-suite fitness of a suite, with its parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteFitness {
+    /// The sum of the parts (to minimise).
+    pub total: f64,
+    /// Each criterion's term, in criterion order.
+    pub parts: Vec<(Criterion, f64)>,
+    /// A-priori goals covered.
+    pub covered: usize,
+    /// A-priori goals.
+    pub goals: usize,
+    /// Distinct (method, exception class) pairs thrown.
+    pub exceptions: usize,
+    /// Whether a test of the suite was lost (time-out, crash).
+    pub lost: bool,
+}
+
+impl SuiteFitness {
+    /// The term of one criterion, if it is on.
+    #[must_use]
+    pub fn part(&self, criterion: Criterion) -> Option<f64> {
+        self.parts
+            .iter()
+            .find(|(c, _)| *c == criterion)
+            .map(|(_, v)| *v)
+    }
+
+    /// Whether every a-priori goal is covered (the search may stop).
+    #[must_use]
+    pub fn complete(&self) -> bool {
+        self.covered == self.goals
+    }
+
+    /// Covered a-priori goals as a fraction (1 when there are none).
+    #[must_use]
+    pub fn coverage(&self) -> f64 {
+        if self.goals == 0 {
+            1.0
+        } else {
+            self.covered as f64 / self.goals as f64
+        }
+    }
+}
+
+/// Covered goals of one criterion, for reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// The criterion.
+    pub criterion: Criterion,
+    /// Goals covered.
+    pub covered: usize,
+    /// Goals (for exceptions: those registered so far).
+    pub total: usize,
+}
+
+impl GoalSet {
+    /// Covered goals per criterion of the configuration, in criterion order.
+    #[must_use]
+    pub fn coverage(&self, suite: &Trace) -> Vec<Coverage> {
+        self.config
+            .criteria
+            .iter()
+            .map(|criterion| {
+                let (mut covered, mut total) = (0, 0);
+                for g in self.goals_of(criterion) {
+                    total += 1;
+                    covered += usize::from(self.is_covered(g.id, suite));
+                }
+                Coverage {
+                    criterion,
+                    covered,
+                    total,
+                }
+            })
+            .collect()
+    }
+
+    /// The whole-suite fitness of the suite whose tests left these traces.
+    #[must_use]
+    pub fn suite_fitness(&self, traces: &[&Trace]) -> SuiteFitness {
+        self.suite_fitness_merged(&Trace::merged(traces.iter().copied()))
+    }
+
+    /// The whole-suite fitness from the suite's merged trace (for searches that keep the
+    /// merge up to date themselves).
+    #[must_use]
+    pub fn suite_fitness_merged(&self, suite: &Trace) -> SuiteFitness {
+        let statics = &self.goals[..self.static_goal_count()];
+        let covered = statics
+            .iter()
+            .filter(|g| self.is_covered(g.id, suite))
+            .count();
+        let exceptions = suite
+            .exceptions()
+            .iter()
+            .filter(|((c, m), _)| self.method_index(*c, *m).is_some())
+            .count();
+        let lost = suite.is_lost() && self.config.lost_test_is_max;
+        let parts: Vec<(Criterion, f64)> = self
+            .config
+            .criteria
+            .iter()
+            .map(|c| {
+                let v = if lost {
+                    self.max_part(c)
+                } else {
+                    self.part(c, suite, exceptions)
+                };
+                (c, v)
+            })
+            .collect();
+        SuiteFitness {
+            total: parts.iter().map(|p| p.1).sum(),
+            parts,
+            covered,
+            goals: statics.len(),
+            exceptions,
+            lost: suite.is_lost(),
+        }
+    }
+
+    /// The largest whole-suite fitness: what a suite with a lost test gets.
+    #[must_use]
+    pub fn max_suite_fitness(&self) -> f64 {
+        self.config.criteria.iter().map(|c| self.max_part(c)).sum()
+    }
+
+    fn max_part(&self, c: Criterion) -> f64 {
+        let count = |f: &dyn Fn(&Link) -> bool| self.links.iter().filter(|l| f(l)).count() as f64;
+        match c {
+            Criterion::Branch => (self.methods.len() + self.branches.len()) as f64,
+            Criterion::Line => count(&|l| matches!(l, Link::Line(_))),
+            Criterion::Method => self.methods.len() as f64,
+            Criterion::MethodNoException => count(&|l| matches!(l, Link::MethodNoException(_))),
+            Criterion::Exception => 1.0,
+        }
+    }
+
+    fn unentered(&self, suite: &Trace) -> f64 {
+        self.methods
+            .iter()
+            .filter(|m| !suite.method_entered(m.probe))
+            .count() as f64
+    }
+
+    fn part(&self, c: Criterion, suite: &Trace, exceptions: usize) -> f64 {
+        match c {
+            Criterion::Branch => {
+                let mut sum = self.unentered(suite);
+                for b in &self.branches {
+                    let (hits, distance) = suite.branch(b.slot);
+                    sum += if hits > 0 {
+                        0.0
+                    } else if self.predicate_hits(b.predicate, suite) >= 2 {
+                        normalize(distance)
+                    } else {
+                        1.0
+                    };
+                }
+                sum
+            }
+            Criterion::Line => self
+                .lines
+                .iter()
+                .filter(|l| !suite.line_hit(l.probe))
+                .count() as f64,
+            Criterion::Method => self.unentered(suite),
+            Criterion::MethodNoException => self
+                .goals_of(Criterion::MethodNoException)
+                .map(|g| self.fitness(g.id, suite))
+                .sum(),
+            Criterion::Exception => 1.0 / (1.0 + exceptions as f64),
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::float_cmp, clippy::many_single_char_names)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::testutil::{Sample, sample, slot};
+    use crate::{Config, Criteria, GoalSet, Target};
+
+    fn enter(goals: &GoalSet, t: &mut Trace, name: &str) {
+        let m = goals.methods().iter().find(|m| m.name == name).unwrap();
+        t.add_method(m.probe);
+    }
+
+    #[test]
+    fn branch_term_follows_the_paper() {
+        let s = sample();
+        let goals = s.goals(Config {
+            criteria: Criteria::branch(),
+            ..Config::default()
+        });
+        // 7 methods, 11 branches: nothing ran.
+        let empty = goals.suite_fitness(&[]);
+        assert_eq!(empty.total, 18.0);
+        assert_eq!(goals.max_suite_fitness(), 18.0);
+        assert_eq!((empty.covered, empty.goals), (0, 14));
+        // abs(-1): entered, taken once the `not taken` way (a < 0), distance 1 to `taken`.
+        let mut t = Trace::new();
+        enter(&goals, &mut t, "abs");
+        t.add_branch(slot(&goals, "abs(I)I line 10 @1 ifge not taken"), 1, 0.0);
+        t.add_branch(slot(&goals, "abs(I)I line 10 @1 ifge taken"), 0, 1.0);
+        // The predicate ran once: the other branch counts 1, not ν(1).
+        let f1 = goals.suite_fitness(&[&t]);
+        assert_eq!(f1.total, 18.0 - 1.0 - 1.0);
+        // A second test running it again the same way: now ν(1) = 0.5.
+        let f2 = goals.suite_fitness(&[&t, &t]);
+        assert_eq!(f2.total, 18.0 - 1.0 - 1.0 - 0.5);
+        assert_eq!(f2.part(Criterion::Branch), Some(f2.total));
+        assert_eq!(f2.part(Criterion::Line), None);
+        assert!(!f2.complete());
+    }
+
+    #[test]
+    fn terms_of_the_other_criteria() {
+        let s = sample();
+        let goals = s.goals(Config {
+            criteria: Criteria::all(),
+            ..Config::default()
+        });
+        let empty = goals.suite_fitness(&[]);
+        let parts: Vec<(Criterion, f64)> = empty.parts.clone();
+        assert_eq!(
+            parts,
+            [
+                (Criterion::Branch, 18.0),
+                (Criterion::Line, 17.0),
+                (Criterion::Method, 7.0),
+                (Criterion::MethodNoException, 6.0),
+                (Criterion::Exception, 1.0),
+            ]
+        );
+        assert_eq!(empty.total, 49.0);
+        assert_eq!(goals.max_suite_fitness(), 49.0);
+        let fail = goals.resolve("t/Sample", "fail", "()V").unwrap();
+        let key = (fail.class, fail.id);
+        let mut t = Trace::new();
+        enter(&goals, &mut t, "fail");
+        t.add_call(key, false);
+        t.add_exception(key, "java.lang.NullPointerException");
+        let f = goals.suite_fitness(&[&t]);
+        assert_eq!(f.part(Criterion::Method), Some(6.0));
+        assert_eq!(f.part(Criterion::MethodNoException), Some(5.5));
+        assert_eq!(f.part(Criterion::Exception), Some(0.5));
+        assert_eq!(f.exceptions, 1);
+        let c: Vec<(Criterion, usize, usize)> = goals
+            .coverage(&t)
+            .iter()
+            .map(|c| (c.criterion, c.covered, c.total))
+            .collect();
+        assert_eq!(
+            c,
+            [
+                (Criterion::Branch, 1, 14),
+                (Criterion::Line, 0, 17),
+                (Criterion::Method, 1, 7),
+                (Criterion::MethodNoException, 0, 6),
+                (Criterion::Exception, 0, 0),
+            ]
+        );
+        // A lost test makes the suite as bad as it gets.
+        let mut lost = Trace::new();
+        lost.mark_lost();
+        let l = goals.suite_fitness(&[&t, &lost]);
+        assert!(l.lost);
+        assert_eq!(l.total, goals.max_suite_fitness());
+        let lenient = s.goals(Config {
+            lost_test_is_max: false,
+            ..Config::default()
+        });
+        assert!(lenient.suite_fitness(&[&t, &lost]).total < lenient.max_suite_fitness());
+    }
+
+    /// Everything the sample's goals can observe, as indices: per slot (hits, distance),
+    /// methods entered, lines hit, direct calls.
+    #[derive(Debug, Clone)]
+    struct Spec {
+        branches: Vec<(u32, u32)>,
+        methods: Vec<bool>,
+        lines: Vec<bool>,
+        calls: Vec<u8>,
+    }
+
+    fn spec() -> impl Strategy<Value = Spec> {
+        (
+            prop::collection::vec((0u32..3, 0u32..6), 11),
+            prop::collection::vec(any::<bool>(), 7),
+            prop::collection::vec(prop::bool::weighted(0.7), 17),
+            prop::collection::vec(0u8..3, 7),
+        )
+            .prop_map(|(branches, methods, lines, calls)| Spec {
+                branches,
+                methods,
+                lines,
+                calls,
+            })
+    }
+
+    /// A trace consistent with real executions: a taken outcome has distance 0, and the
+    /// method of a predicate that ran was entered.
+    fn trace(s: &GoalSet, spec: &Spec) -> Trace {
+        let mut t = Trace::new();
+        let mut entered = spec.methods.clone();
+        let slots: Vec<(BranchSlot, usize)> = s
+            .goals_of(Criterion::Branch)
+            .filter_map(|g| match g.target {
+                Target::Branch {
+                    slot, predicate, ..
+                } => {
+                    let p = s.predicate(predicate).unwrap();
+                    let m = s.methods().iter().position(|m| m.id == p.method).unwrap();
+                    Some((slot, m))
+                }
+                _ => None,
+            })
+            .collect();
+        // Predicates run as a whole: every outcome gets a distance when any does.
+        for (k, &(slot, m)) in slots.iter().enumerate() {
+            let (hits, d) = spec.branches[k];
+            let pred_ran = slots
+                .iter()
+                .enumerate()
+                .any(|(j, &(_, mm))| mm == m && spec.branches[j].0 > 0);
+            if pred_ran {
+                t.add_branch(slot, hits, if hits > 0 { 0.0 } else { f64::from(d + 1) });
+                entered[m] = true;
+            }
+        }
+        for (m, e) in entered.iter().enumerate() {
+            if *e {
+                t.add_method(s.methods()[m].probe);
+            }
+        }
+        for (g, hit) in s.goals_of(Criterion::Line).zip(&spec.lines) {
+            if let (Target::Line { probe, .. }, true) = (&g.target, hit) {
+                t.add_line(*probe);
+            }
+        }
+        for (m, c) in s.methods().iter().zip(&spec.calls) {
+            if *c > 0 {
+                t.add_call((m.class, m.id), *c == 2);
+            }
+        }
+        t
+    }
+
+    fn static_criteria(s: &Sample) -> GoalSet {
+        s.goals(Config {
+            criteria: Criteria::all().without(Criterion::Exception),
+            ..Config::default()
+        })
+    }
+
+    use ferrosuite_bytecode::instrument::map::BranchSlot;
+
+    proptest! {
+        #[test]
+        fn adding_a_test_never_increases_suite_fitness(
+            specs in prop::collection::vec(spec(), 1..5),
+            extra in spec(),
+        ) {
+            let s = sample();
+            let goals = s.goals(Config { criteria: Criteria::all(), ..Config::default() });
+            let traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            let refs: Vec<&Trace> = traces.iter().collect();
+            let before = goals.suite_fitness(&refs);
+            let t = trace(&goals, &extra);
+            let mut more = refs.clone();
+            more.push(&t);
+            let after = goals.suite_fitness(&more);
+            prop_assert!(after.total <= before.total, "{} > {}", after.total, before.total);
+            prop_assert!(after.covered >= before.covered);
+            for ((_, a), (_, b)) in after.parts.iter().zip(&before.parts) {
+                prop_assert!(a <= b);
+            }
+            // The order of the tests does not matter.
+            let mut rev = more.clone();
+            rev.reverse();
+            prop_assert_eq!(&goals.suite_fitness(&rev), &after);
+            prop_assert!(after.total >= 0.0 && after.total <= goals.max_suite_fitness());
+        }
+
+        #[test]
+        fn suite_fitness_is_zero_iff_every_goal_is_covered(
+            specs in prop::collection::vec(spec(), 1..6),
+        ) {
+            let s = sample();
+            let goals = static_criteria(&s);
+            let traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            let refs: Vec<&Trace> = traces.iter().collect();
+            let f = goals.suite_fitness(&refs);
+            let merged = Trace::merged(refs.iter().copied());
+            let all = goals
+                .goals()
+                .iter()
+                .all(|g| goals.is_covered(g.id, &merged));
+            prop_assert_eq!(f.total == 0.0, all);
+            prop_assert_eq!(f.complete(), all);
+            prop_assert_eq!(f.covered, goals.covered(&merged).len());
+        }
+
+        #[test]
+        fn per_goal_fitness_is_zero_exactly_when_covered(spec in spec()) {
+            let s = sample();
+            let goals = static_criteria(&s);
+            let t = trace(&goals, &spec);
+            for g in goals.goals() {
+                let f = goals.fitness(g.id, &t);
+                prop_assert!(f >= 0.0 && f.is_finite());
+                // An oracle straight from the trace.
+                let covered = match &g.target {
+                    Target::Branch { slot, .. } => t.branch(*slot).0 > 0,
+                    Target::Line { probe, .. } => t.line_hit(*probe),
+                    Target::Method { probe, .. } => t.method_entered(*probe),
+                    Target::MethodNoException { method } => {
+                        t.call((g.class, *method)) == Some(true)
+                    }
+                    Target::Exception { method, exception } => {
+                        t.threw((g.class, *method), exception)
+                    }
+                };
+                prop_assert_eq!(f == 0.0, covered, "{}", g);
+                // Uncovered goals whose predicate or method ran are closer than 1.
+                if let Target::Branch { predicate, .. } = &g.target {
+                    let ran = goals.predicate(*predicate).unwrap().slots.iter()
+                        .any(|&x| t.branch(x).0 > 0);
+                    prop_assert!(!ran || f < 1.0);
+                    prop_assert!(ran || f >= 1.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn zero_is_reached_when_everything_is_covered() {
+        // The sample's dead branches can be "covered" by a made-up trace: then, and only then,
+        // the static criteria reach 0.
+        let s = sample();
+        let goals = static_criteria(&s);
+        let mut t = Trace::new();
+        for p in goals.predicates() {
+            for &slot in &p.slots {
+                t.add_branch(slot, 2, 0.0);
+            }
+        }
+        for m in goals.methods() {
+            t.add_method(m.probe);
+            t.add_call((m.class, m.id), true);
+        }
+        let mut lines = t.clone();
+        for g in goals.goals_of(Criterion::Line) {
+            if let Target::Line { probe, .. } = g.target {
+                lines.add_line(probe);
+            }
+        }
+        assert!(goals.suite_fitness(&[&t]).total > 0.0);
+        let f = goals.suite_fitness(&[&lines]);
+        assert_eq!(f.total, 0.0);
+        assert!(f.complete());
+        assert_eq!(f.coverage(), 1.0);
+    }
+}

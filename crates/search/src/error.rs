@@ -1,0 +1,32 @@
+//! Errors of the search crate.
+
+/// Result type of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What can go wrong in the search operators.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The test model rejected something (a malformed descriptor in the cluster).
+    #[error(transparent)]
+    Model(#[from] ferrosuite_testcase::Error),
+    /// A descriptor in the test cluster does not parse.
+    #[error(transparent)]
+    Descriptor(#[from] ferrosuite_bytecode::Error),
+    /// A parameter of [`Config`](crate::Config) is out of range (the message names it).
+    #[error("invalid search configuration: {0}")]
+    Config(String),
+    /// The test cluster offers nothing to call on the class under test.
+    #[error(
+        "nothing to test in {0}: no accessible constructor, method or field of the class under test can be used"
+    )]
+    NothingToCall(String),
+    /// Random test sampling produced no statement (every insertion failed, for example
+    /// because each call needs more statements than a test may have).
+    #[error("no test could be built for {cut} in {attempts} insertion attempts")]
+    Construction {
+        /// Internal name of the class under test.
+        cut: String,
+        /// Insertion attempts made.
+        attempts: usize,
+    },
+}

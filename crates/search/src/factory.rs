@@ -1,0 +1,985 @@
+//! Test construction on a test cluster (whole-suite paper, Sections III-B and III-E2/3).
+//!
+//! A [`Factory`] holds the cluster of the class under test (CUT), the [`Config`] and the
+//! [`Seeds`] for values. It builds statements only through *splices*: new statements are
+//! generated after the first `pos` statements of a test, may refer only to those and to each
+//! other, and the statements after `pos` are renumbered behind them. A splice that would make
+//! the test longer than L ([`Config::max_test_length`]) is abandoned and leaves the test as it
+//! was, so every test stays valid and within its limit.
+//!
+//! # Insertion (paper III-E2, *insert*)
+//!
+//! [`Factory::insert_random`] inserts at a random position, each with probability 1/3:
+//!
+//! 1. a random call on the CUT ([`Factory::insert_cut_call`]): a constructor, a method, or a
+//!    field read or write, with a receiver of the CUT's type for instance members;
+//! 2. a call of a CUT instance member on an existing value of the CUT's type
+//!    ([`Factory::insert_call_on_value`]);
+//! 3. a call on the CUT that takes an existing value as one of its parameters
+//!    ([`Factory::insert_call_with_value`]).
+//!
+//! The last two fall back to the first when no existing value fits.
+//!
+//! # Parameters
+//!
+//! Each parameter (and a receiver) is, in order of the checks:
+//!
+//! - `null` with probability [`Config::null_probability`] (0.1), for reference parameters
+//!   (never for a receiver);
+//! - an existing earlier value of a fitting type, with probability
+//!   [`Config::object_reuse_probability`] (0.9) for references and
+//!   [`Config::primitive_reuse_probability`] (0.5) for primitives and strings;
+//! - a new value: a constant for primitives and strings ([`values`](crate::values)); for a
+//!   class, one of the cluster's generators for it or its subtypes (constructors, static
+//!   factories, static fields, enum constants, `valueOf` for boxes; a string when `String` is
+//!   a listed subtype, as for `Object` or `CharSequence`), with its own parameters generated
+//!   the same way one level deeper; for an array, `new T[n]` with n uniform in
+//!   \[0, [`Config::max_array_length`]\] and a store of a generated value into each element;
+//!   for an unbounded type variable erased to `Object`, a value of the cluster's
+//!   erased-generic fallback (`Integer`, as in the paper's Section IV-A);
+//! - `null` when nothing else works or beyond [`Config::max_recursion`] levels.
+//!
+//! "Fitting" uses what the cluster knows about subtypes (a type's listed subtypes and the types
+//! its generators return, plus `Object` for every reference), see [`Factory::assignable`].
+//!
+//! # Random tests (paper III-E3)
+//!
+//! [`Factory::random_test`] chooses r uniformly in \[1, L\] and applies the insertion operator
+//! to an empty test until it has at least r statements.
+//!
+//! ```no_run
+//! use ferrosuite_bytecode::classpath::ClassPath;
+//! use ferrosuite_search::{Config, Factory};
+//! use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
+//! use ferrosuite_testcase::constants::harvest_nested;
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_chacha::rand_core::SeedableRng;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let cp = ClassPath::parse("fixtures/classes/java8:jrt")?;
+//! let cluster = TestCluster::build(&cp, "examples/Stack", &ClusterConfig::default())?;
+//! let constants = harvest_nested(&cp, "examples/Stack")?;
+//! let factory = Factory::new(&cluster, constants, Config::default())?;
+//! let mut rng = ChaCha8Rng::seed_from_u64(42);
+//! let test = factory.random_test(&mut rng)?;
+//! assert!(test.validate().is_ok() && test.len() <= 80);
+//! println!("{test}"); // examples.Stack v0 = new examples.Stack(); int v1 = 7; v0.push(v1); …
+//! # Ok(()) }
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_testcase::cluster::{
+    GenericType, Operation, OperationKind, TestCluster, TypeUse, jdk_default_subtypes,
+};
+use ferrosuite_testcase::constants::Constants;
+use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::random::{Rng, chance, index, int_in, pick};
+use crate::values::{ObservedPool, Seeds, random_prim};
+
+const OBJECT: &str = "java/lang/Object";
+const STRING: &str = "java/lang/String";
+
+/// Something a statement can do with a cluster operation: perform it (construct, call, read a
+/// field, name an enum constant) or write the field it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call<'a> {
+    /// The operation's own statement ([`Operation::statement`]).
+    Op(&'a Operation),
+    /// A write of a non-final field.
+    Write(&'a Operation),
+}
+
+impl<'a> Call<'a> {
+    /// The operation.
+    #[must_use]
+    pub fn operation(self) -> &'a Operation {
+        match self {
+            Call::Op(op) | Call::Write(op) => op,
+        }
+    }
+
+    /// Whether the statement needs a receiver.
+    #[must_use]
+    pub fn needs_receiver(self) -> bool {
+        self.operation().needs_receiver()
+    }
+
+    /// The receiver's type (the class the statement names), for instance members.
+    #[must_use]
+    pub fn receiver_type(self) -> Option<FieldType> {
+        self.needs_receiver()
+            .then(|| FieldType::Object(self.operation().class.clone()))
+    }
+
+    /// Parameter types to generate values for ([`wanted`]), each with whether it is an
+    /// unbounded type variable erased to `Object`.
+    #[must_use]
+    pub fn params(self) -> Vec<(FieldType, bool)> {
+        match self {
+            Call::Op(op) => op
+                .params
+                .iter()
+                .map(|p| (wanted(p), p.erased_generic))
+                .collect(),
+            Call::Write(op) => op
+                .ret
+                .iter()
+                .map(|r| (wanted(r), r.erased_generic))
+                .collect(),
+        }
+    }
+
+    /// The type of the value the statement defines (`None` for `void` and field writes).
+    #[must_use]
+    pub fn ret(self) -> Option<FieldType> {
+        match self {
+            Call::Op(op) => op.ret.as_ref().map(|r| r.ty.clone()),
+            Call::Write(_) => None,
+        }
+    }
+
+    /// The statement, with `receiver` used only by instance members and `args` in parameter
+    /// order (one value for a field write).
+    #[must_use]
+    pub fn statement(self, receiver: Option<VarRef>, args: Vec<VarRef>) -> Option<Statement> {
+        match self {
+            Call::Op(op) => Some(op.statement(receiver, args)),
+            Call::Write(op) => Some(Statement::FieldWrite {
+                class: op.class.clone(),
+                name: op.name.clone(),
+                descriptor: op.descriptor.clone(),
+                receiver: if op.needs_receiver() { receiver } else { None },
+                value: *args.first()?,
+            }),
+        }
+    }
+
+    /// Whether `s` is this call's kind of statement on the same member.
+    #[must_use]
+    pub fn same_member(self, s: &Statement) -> bool {
+        let op = self.operation();
+        match (self, s) {
+            (
+                Call::Op(_),
+                Statement::Constructor {
+                    class, descriptor, ..
+                },
+            ) => {
+                op.kind == OperationKind::Constructor
+                    && *class == op.class
+                    && *descriptor == op.descriptor
+            }
+            (
+                Call::Op(_),
+                Statement::Method {
+                    class,
+                    name,
+                    descriptor,
+                    ..
+                },
+            ) => {
+                op.kind == OperationKind::Method
+                    && *class == op.class
+                    && *name == op.name
+                    && *descriptor == op.descriptor
+            }
+            (Call::Op(_), Statement::FieldRead { class, name, .. }) => {
+                op.kind == OperationKind::Field && *class == op.class && *name == op.name
+            }
+            (Call::Op(_), Statement::EnumConstant { class, name }) => {
+                op.kind == OperationKind::EnumConstant && *class == op.class && *name == op.name
+            }
+            (Call::Write(_), Statement::FieldWrite { class, name, .. }) => {
+                *class == op.class && *name == op.name
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The type to generate for a parameter: its erased type, or the class its generic type names
+/// once the type arguments of generic supertypes are substituted. (`MutableInt` inherits
+/// `setValue(T)` from `Mutable<Number>`: the descriptor says `Object`, the value must be a
+/// `Number`.) An unsubstituted type variable keeps the erased type.
+#[must_use]
+pub fn wanted(u: &TypeUse) -> FieldType {
+    fn erase(g: &GenericType) -> Option<FieldType> {
+        match g {
+            GenericType::Class(c) => Some(FieldType::Object(c.erasure())),
+            GenericType::Array(c) => Some(FieldType::Array(Box::new(erase(c)?))),
+            GenericType::Primitive(p) => Some(p.clone()),
+            GenericType::Variable(_) => None,
+        }
+    }
+    if !u.ty.is_reference() {
+        return u.ty.clone();
+    }
+    u.generic
+        .as_ref()
+        .and_then(erase)
+        .filter(FieldType::is_reference)
+        .unwrap_or_else(|| u.ty.clone())
+}
+
+/// `ty` with its (innermost) element type replaced by `element`: `Object[][]` → `Integer[][]`,
+/// `Object` → `Integer`; for an erased type variable `T` or `T[]`.
+fn with_element(ty: &FieldType, element: &FieldType) -> FieldType {
+    match ty {
+        FieldType::Array(c) => FieldType::Array(Box::new(with_element(c, element))),
+        _ => element.clone(),
+    }
+}
+
+/// The value types of a test's statements (`None` for void ones).
+pub fn value_types(test: &Test) -> Result<Vec<Option<FieldType>>> {
+    test.statements
+        .iter()
+        .map(|s| s.value_type().map_err(Error::from))
+        .collect()
+}
+
+/// Builds tests for one class under test. See the [module documentation](self).
+#[derive(Debug, Clone)]
+pub struct Factory<'a> {
+    cluster: &'a TestCluster,
+    config: Config,
+    seeds: Seeds,
+    cut_type: FieldType,
+    /// What random insertion calls on the CUT.
+    cut_calls: Vec<Call<'a>>,
+    /// Known subtypes (internal names) per class.
+    subtypes: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl<'a> Factory<'a> {
+    /// A factory for the cluster's CUT, seeding values from `constants` (harvested from the
+    /// CUT, e.g. with `harvest_nested`). Fails on an invalid configuration and when the cluster
+    /// offers nothing usable on the CUT: no constructor, method or field, or only instance
+    /// members of a type that nothing creates.
+    pub fn new(cluster: &'a TestCluster, constants: Constants, config: Config) -> Result<Self> {
+        config.validate()?;
+        let cut_type = FieldType::Object(cluster.cut.clone());
+        let mut subtypes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for info in cluster.types.values() {
+            let FieldType::Object(w) = &info.ty else {
+                continue;
+            };
+            let set = subtypes.entry(w.clone()).or_default();
+            set.extend(info.subtypes.iter().cloned());
+            set.extend(jdk_default_subtypes(w).iter().map(|s| (*s).to_string()));
+            for op in cluster.generators_for(&info.ty) {
+                if let Some(FieldType::Object(r)) = op.ret.as_ref().map(|r| &r.ty) {
+                    set.insert(r.clone());
+                }
+            }
+        }
+        let receivers = !cluster.generators_for(&cut_type).is_empty();
+        let mut cut_calls = Vec::new();
+        for op in cluster.members() {
+            if op.needs_receiver() && !receivers {
+                continue;
+            }
+            cut_calls.push(Call::Op(op));
+            if op.kind == OperationKind::Field && !op.is_final_field() {
+                cut_calls.push(Call::Write(op));
+            }
+        }
+        if cut_calls.is_empty() {
+            return Err(Error::NothingToCall(cluster.cut.replace('/', ".")));
+        }
+        let capacity = config.observed_pool_capacity;
+        Ok(Factory {
+            cluster,
+            config,
+            seeds: Seeds::new(constants, capacity),
+            cut_type,
+            cut_calls,
+            subtypes,
+        })
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The test cluster.
+    #[must_use]
+    pub fn cluster(&self) -> &'a TestCluster {
+        self.cluster
+    }
+
+    /// The seeds for values.
+    #[must_use]
+    pub fn seeds(&self) -> &Seeds {
+        &self.seeds
+    }
+
+    /// The pool of values observed at run time, for the search to feed.
+    pub fn observed_mut(&mut self) -> &mut ObservedPool {
+        &mut self.seeds.observed
+    }
+
+    /// The calls on the CUT that insertion chooses from (constructors, methods, field reads, and
+    /// writes of non-final fields; instance members only when something creates the CUT).
+    #[must_use]
+    pub fn cut_calls(&self) -> &[Call<'a>] {
+        &self.cut_calls
+    }
+
+    /// Whether a value of type `have` may be used where `want` is expected, as far as the
+    /// cluster knows: equal types; any reference for `Object`; reference arrays covariantly;
+    /// arrays for `Cloneable` and `Serializable`; a class listed as a subtype of `want` or
+    /// returned by one of `want`'s generators (and the JDK's default implementations). Unknown
+    /// relations count as not assignable, so values are never passed where they would fail a
+    /// cast.
+    #[must_use]
+    pub fn assignable(&self, have: &FieldType, want: &FieldType) -> bool {
+        if have == want {
+            return true;
+        }
+        match (have, want) {
+            (FieldType::Object(_) | FieldType::Array(_), FieldType::Object(w)) if w == OBJECT => {
+                true
+            }
+            (FieldType::Array(h), FieldType::Array(w)) => {
+                h.is_reference() && w.is_reference() && self.assignable(h, w)
+            }
+            (FieldType::Array(_), FieldType::Object(w)) => {
+                w == "java/lang/Cloneable" || w == "java/io/Serializable"
+            }
+            (FieldType::Object(h), FieldType::Object(w)) => {
+                self.subtypes.get(w).is_some_and(|s| s.contains(h))
+            }
+            _ => false,
+        }
+    }
+
+    /// Calls giving a value that fits `ty` (`None`: void calls on the CUT), for replacing a
+    /// statement: calls on the CUT and generators of the type and its subtypes.
+    #[must_use]
+    pub fn calls_returning(&self, ty: Option<&FieldType>) -> Vec<Call<'a>> {
+        let fits = |c: &Call<'a>| match (c.ret(), ty) {
+            (None, None) => true,
+            (Some(r), Some(t)) => self.assignable(&r, t),
+            _ => false,
+        };
+        let mut out: Vec<Call<'a>> = self.cut_calls.iter().copied().filter(fits).collect();
+        if let Some(t) = ty {
+            for op in self.cluster.generators_for(t) {
+                let c = Call::Op(op);
+                if fits(&c) && !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// The cluster call a statement performs, if it is one of the CUT's or a generator of its
+    /// value type.
+    #[must_use]
+    pub fn call_for(&self, s: &Statement) -> Option<Call<'a>> {
+        if let Some(c) = self.cut_calls.iter().find(|c| c.same_member(s)) {
+            return Some(*c);
+        }
+        let ty = s.value_type().ok()??;
+        self.cluster
+            .generators_for(&ty)
+            .into_iter()
+            .map(Call::Op)
+            .find(|c| c.same_member(s))
+    }
+
+    // --- splices -----------------------------------------------------------------------------
+
+    /// Generates statements at `pos` with `build` and splices them into `test`. With `replace`,
+    /// statement `pos` is removed and its uses are redirected to the value `build` returns
+    /// (which must fit wherever statement `pos` was used). Returns whether the test changed;
+    /// when `build` gives up or the test would exceed L, it is left unchanged.
+    pub(crate) fn splice<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        pos: usize,
+        replace: bool,
+        rng: &mut R,
+        build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
+    ) -> Result<bool> {
+        let n = test.len();
+        if pos > n || (replace && pos == n) {
+            return Ok(false);
+        }
+        let types = value_types(test)?;
+        let suffix_len = n - pos - usize::from(replace);
+        let capacity = self.config.max_test_length.saturating_sub(suffix_len);
+        if pos > capacity {
+            return Ok(false);
+        }
+        let mut g = Gen {
+            f: self,
+            rng,
+            stmts: test.statements[..pos].to_vec(),
+            types: types[..pos].to_vec(),
+            capacity,
+        };
+        let Some(result) = build(&mut g) else {
+            return Ok(false);
+        };
+        let added = g.stmts.len() - pos;
+        if added == 0 && !replace {
+            return Ok(false);
+        }
+        let mut out = g.stmts;
+        for mut s in test.statements.drain(pos + usize::from(replace)..) {
+            for r in s.uses_mut() {
+                let i = r.index();
+                if i < pos {
+                    continue;
+                }
+                *r = if replace && i == pos {
+                    result
+                } else if replace {
+                    VarRef((i - 1 + added) as u32)
+                } else {
+                    VarRef((i + added) as u32)
+                };
+            }
+            out.push(s);
+        }
+        test.statements = out;
+        Ok(true)
+    }
+
+    // --- insertion ---------------------------------------------------------------------------
+
+    /// The paper's insertion of one statement (with what it needs) at a random position: a
+    /// random call on the CUT, a call on an existing value, or a call taking an existing value,
+    /// each with probability 1/3. Returns whether the test changed.
+    pub fn insert_random<R: Rng + ?Sized>(&self, test: &mut Test, rng: &mut R) -> Result<bool> {
+        let pos = index(rng, test.len() + 1);
+        match index(rng, 3) {
+            0 => self.insert_cut_call(test, pos, rng),
+            1 => self.insert_call_on_value(test, pos, rng),
+            _ => self.insert_call_with_value(test, pos, rng),
+        }
+    }
+
+    /// Inserts a random call on the CUT at `pos`, generating its receiver and parameters.
+    pub fn insert_cut_call<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
+        let Some(&call) = pick(rng, &self.cut_calls) else {
+            return Ok(false);
+        };
+        self.splice(test, pos, false, rng, |g| g.call(call, 0, None, None))
+    }
+
+    /// Inserts at `pos` a call of a CUT instance member on an existing value of the CUT's type
+    /// defined before `pos` (not a `null`); falls back to [`Factory::insert_cut_call`].
+    pub fn insert_call_on_value<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
+        let instance: Vec<Call<'a>> = self
+            .cut_calls
+            .iter()
+            .copied()
+            .filter(|c| c.needs_receiver())
+            .collect();
+        let types = value_types(test)?;
+        let receivers: Vec<usize> = (0..pos.min(test.len()))
+            .filter(|&k| {
+                !matches!(test.statements[k], Statement::Null { .. })
+                    && types[k]
+                        .as_ref()
+                        .is_some_and(|t| self.assignable(t, &self.cut_type))
+            })
+            .collect();
+        let (Some(&call), Some(&r)) = (pick(rng, &instance), pick(rng, &receivers)) else {
+            return self.insert_cut_call(test, pos, rng);
+        };
+        self.splice(test, pos, false, rng, |g| {
+            g.call(call, 0, Some(VarRef(r as u32)), None)
+        })
+    }
+
+    /// Inserts at `pos` a call on the CUT that takes an existing value defined before `pos` as
+    /// one of its parameters; falls back to [`Factory::insert_cut_call`].
+    pub fn insert_call_with_value<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
+        let types = value_types(test)?;
+        let values: Vec<usize> = (0..pos.min(test.len()))
+            .filter(|&k| {
+                types[k].is_some() && !matches!(test.statements[k], Statement::Null { .. })
+            })
+            .collect();
+        for _ in 0..3 {
+            let Some(&k) = pick(rng, &values) else {
+                break;
+            };
+            let Some(have) = types[k].as_ref() else {
+                continue;
+            };
+            let mut slots = Vec::new();
+            for &c in &self.cut_calls {
+                for (i, (p, _)) in c.params().iter().enumerate() {
+                    if self.assignable(have, p) {
+                        slots.push((c, i));
+                    }
+                }
+            }
+            if let Some(&(call, i)) = pick(rng, &slots) {
+                return self.splice(test, pos, false, rng, |g| {
+                    g.call(call, 0, None, Some((i, VarRef(k as u32))))
+                });
+            }
+        }
+        self.insert_cut_call(test, pos, rng)
+    }
+
+    /// A random test (paper III-E3): r uniform in \[1, L\], then insertions into an empty test
+    /// until it has at least r statements (or [`Config::max_insertion_failures`] insertions in a
+    /// row fail).
+    pub fn random_test<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Test> {
+        let target = int_in(rng, 1, self.config.max_test_length as i64) as usize;
+        let mut test = Test::default();
+        let mut failures = 0;
+        let mut attempts = 0;
+        while test.len() < target && failures < self.config.max_insertion_failures.max(1) {
+            attempts += 1;
+            if self.insert_random(&mut test, rng)? {
+                failures = 0;
+            } else {
+                failures += 1;
+            }
+        }
+        if test.is_empty() {
+            return Err(Error::Construction {
+                cut: self.cluster.cut.clone(),
+                attempts,
+            });
+        }
+        Ok(test)
+    }
+}
+
+/// Statement generation inside a splice: the statements before the insertion point plus the
+/// new ones, with their value types, and a capacity the new ones must stay within.
+pub(crate) struct Gen<'g, 'a, R: ?Sized> {
+    f: &'g Factory<'a>,
+    rng: &'g mut R,
+    stmts: Vec<Statement>,
+    types: Vec<Option<FieldType>>,
+    capacity: usize,
+}
+
+impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
+    /// Appends a statement of value type `ty`; `None` when the capacity is reached.
+    pub(crate) fn push(&mut self, s: Statement, ty: Option<FieldType>) -> Option<VarRef> {
+        if self.stmts.len() >= self.capacity {
+            return None;
+        }
+        self.stmts.push(s);
+        self.types.push(ty);
+        Some(VarRef((self.stmts.len() - 1) as u32))
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.stmts.truncate(len);
+        self.types.truncate(len);
+    }
+
+    /// Existing values fitting `want` (not `null` statements when `non_null`), except `not`.
+    pub(crate) fn existing(
+        &self,
+        want: &FieldType,
+        non_null: bool,
+        not: Option<VarRef>,
+    ) -> Vec<VarRef> {
+        (0..self.stmts.len())
+            .filter(|&k| {
+                Some(VarRef(k as u32)) != not
+                    && !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
+                    && self.types[k]
+                        .as_ref()
+                        .is_some_and(|t| self.f.assignable(t, want))
+            })
+            .map(|k| VarRef(k as u32))
+            .collect()
+    }
+
+    fn push_null(&mut self, ty: &FieldType) -> Option<VarRef> {
+        self.push(Statement::Null { ty: ty.clone() }, Some(ty.clone()))
+    }
+
+    fn push_constant(&mut self, ty: &FieldType) -> Option<VarRef> {
+        let f = self.f;
+        let p = random_prim(ty, &f.seeds, &f.config, self.rng)?;
+        let t = p.field_type();
+        self.push(Statement::Primitive(p), Some(t))
+    }
+
+    /// A value for a parameter of type `ty` (see the module documentation): `null`, reuse, or
+    /// new statements. `erased` marks an unbounded type variable; `allow_null` is false for
+    /// receivers. `None` when the capacity is exhausted (or, for a receiver, nothing fits).
+    pub(crate) fn value(
+        &mut self,
+        ty: &FieldType,
+        erased: bool,
+        depth: u32,
+        allow_null: bool,
+    ) -> Option<VarRef> {
+        let f = self.f;
+        let cfg = &f.config;
+        let is_string = matches!(ty, FieldType::Object(n) if n == STRING);
+        if !ty.is_reference() || is_string {
+            if is_string && allow_null && chance(self.rng, cfg.null_probability) {
+                return self.push_null(ty);
+            }
+            if chance(self.rng, cfg.primitive_reuse_probability) {
+                let same = self.existing(ty, !allow_null, None);
+                if let Some(&r) = pick(self.rng, &same) {
+                    return Some(r);
+                }
+            }
+            return self.push_constant(ty);
+        }
+        if allow_null && chance(self.rng, cfg.null_probability) {
+            return self.push_null(ty);
+        }
+        if chance(self.rng, cfg.object_reuse_probability) {
+            let fit = self.existing(ty, !allow_null, None);
+            if let Some(&r) = pick(self.rng, &fit) {
+                return Some(r);
+            }
+        }
+        if depth <= cfg.max_recursion {
+            let target = match (erased, pick(self.rng, &f.cluster.erased_generic_fallback)) {
+                (true, Some(fallback)) => with_element(ty, fallback),
+                _ => ty.clone(),
+            };
+            let mark = self.stmts.len();
+            if let Some(r) = self.create(&target, depth) {
+                return Some(r);
+            }
+            self.truncate(mark);
+        }
+        if allow_null {
+            self.push_null(ty)
+        } else {
+            let fit = self.existing(ty, true, None);
+            pick(self.rng, &fit).copied()
+        }
+    }
+
+    /// New statements giving a value of `ty` (no reuse, no `null` unless inside parameters).
+    pub(crate) fn create(&mut self, ty: &FieldType, depth: u32) -> Option<VarRef> {
+        match ty {
+            FieldType::Object(n) if n == STRING => self.push_constant(ty),
+            FieldType::Object(_) => {
+                let f = self.f;
+                let mut options: Vec<Option<&'a Operation>> =
+                    f.cluster.generators_for(ty).into_iter().map(Some).collect();
+                let string_fits = f
+                    .cluster
+                    .type_info(ty)
+                    .is_some_and(|i| i.subtypes.iter().any(|s| s == STRING));
+                if string_fits {
+                    options.push(None);
+                }
+                for _ in 0..3 {
+                    let &choice = pick(self.rng, &options)?;
+                    let mark = self.stmts.len();
+                    let made = match choice {
+                        None => self.push_constant(&FieldType::Object(STRING.into())),
+                        Some(op) => self.call(Call::Op(op), depth, None, None),
+                    };
+                    if made.is_some() {
+                        return made;
+                    }
+                    self.truncate(mark);
+                }
+                None
+            }
+            FieldType::Array(component) => self.array(component, depth),
+            _ => self.push_constant(ty),
+        }
+    }
+
+    /// `new T[n]` and a store of a generated value into each element.
+    fn array(&mut self, component: &FieldType, depth: u32) -> Option<VarRef> {
+        let f = self.f;
+        let cfg = &f.config;
+        let room = self.capacity.saturating_sub(self.stmts.len());
+        let mut length = int_in(self.rng, 0, i64::from(cfg.max_array_length)) as usize;
+        length = length.min(room.saturating_sub(1) / 2);
+        let array_ty = FieldType::Array(Box::new(component.clone()));
+        let array = self.push(
+            Statement::ArrayNew {
+                component: component.clone(),
+                length: length as u32,
+            },
+            Some(array_ty),
+        )?;
+        for i in 0..length {
+            let value = self.value(component, false, depth + 1, true)?;
+            self.push(
+                Statement::ArrayStore {
+                    array,
+                    index: i as u32,
+                    value,
+                },
+                None,
+            )?;
+        }
+        Some(array)
+    }
+
+    /// The statement of `call` with a receiver (given, or found/created) and arguments
+    /// (generated, except `fixed` = (parameter index, value)).
+    pub(crate) fn call(
+        &mut self,
+        call: Call<'a>,
+        depth: u32,
+        receiver: Option<VarRef>,
+        fixed: Option<(usize, VarRef)>,
+    ) -> Option<VarRef> {
+        let recv = match call.receiver_type() {
+            None => None,
+            Some(t) => match receiver {
+                Some(r) => Some(r),
+                None => Some(self.value(&t, false, depth + 1, false)?),
+            },
+        };
+        let mut args = Vec::new();
+        for (i, (p, erased)) in call.params().iter().enumerate() {
+            match fixed {
+                Some((j, v)) if j == i => args.push(v),
+                _ => args.push(self.value(p, *erased, depth + 1, true)?),
+            }
+        }
+        let s = call.statement(recv, args)?;
+        self.push(s, call.ret())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+pub(crate) mod tests {
+    use super::*;
+    use ferrosuite_testcase::cluster::{TypeInfo, TypeKind};
+    use ferrosuite_testcase::statement::Prim;
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    fn op(
+        kind: OperationKind,
+        name: &str,
+        desc: &str,
+        params: &[FieldType],
+        ret: Option<FieldType>,
+        is_static: bool,
+    ) -> Operation {
+        Operation {
+            kind,
+            class: "p/Cut".into(),
+            declared_in: "p/Cut".into(),
+            name: name.into(),
+            descriptor: desc.into(),
+            access: 1,
+            is_static,
+            params: params.iter().cloned().map(TypeUse::plain).collect(),
+            ret: ret.map(TypeUse::plain),
+            type_params: Vec::new(),
+        }
+    }
+
+    /// A hand-made cluster: `class Cut { Cut(); void put(int); String name; static Cut of(Shape) }`
+    /// with `Shape` an interface implemented by `Circle(double)`.
+    pub(crate) fn toy_cluster() -> TestCluster {
+        let cut = FieldType::Object("p/Cut".into());
+        let ctor = op(
+            OperationKind::Constructor,
+            "<init>",
+            "()V",
+            &[],
+            Some(cut.clone()),
+            false,
+        );
+        let shape = FieldType::Object("p/Shape".into());
+        let of = op(
+            OperationKind::Method,
+            "of",
+            "(Lp/Shape;)Lp/Cut;",
+            std::slice::from_ref(&shape),
+            Some(cut.clone()),
+            true,
+        );
+        let mut types = BTreeMap::new();
+        types.insert(
+            cut.descriptor(),
+            TypeInfo {
+                ty: cut.clone(),
+                kind: TypeKind::Class,
+                accessible: true,
+                depth: 0,
+                generators: vec![ctor.clone(), of.clone()],
+                subtypes: Vec::new(),
+            },
+        );
+        types.insert(
+            shape.descriptor(),
+            TypeInfo {
+                ty: shape.clone(),
+                kind: TypeKind::Interface,
+                accessible: true,
+                depth: 1,
+                generators: Vec::new(),
+                subtypes: vec!["p/Circle".into()],
+            },
+        );
+        let circle = FieldType::Object("p/Circle".into());
+        let mut circle_ctor = op(
+            OperationKind::Constructor,
+            "<init>",
+            "(D)V",
+            &[FieldType::Double],
+            Some(circle.clone()),
+            false,
+        );
+        circle_ctor.class = "p/Circle".into();
+        circle_ctor.declared_in = "p/Circle".into();
+        types.insert(
+            circle.descriptor(),
+            TypeInfo {
+                ty: circle.clone(),
+                kind: TypeKind::Class,
+                accessible: true,
+                depth: 1,
+                generators: vec![circle_ctor],
+                subtypes: Vec::new(),
+            },
+        );
+        TestCluster {
+            cut: "p/Cut".into(),
+            type_params: Vec::new(),
+            constructors: vec![ctor],
+            methods: vec![
+                of,
+                op(
+                    OperationKind::Method,
+                    "put",
+                    "(I)V",
+                    &[FieldType::Int],
+                    None,
+                    false,
+                ),
+            ],
+            fields: vec![op(
+                OperationKind::Field,
+                "name",
+                "Ljava/lang/String;",
+                &[],
+                Some(FieldType::Object(STRING.into())),
+                false,
+            )],
+            types,
+            erased_generic_fallback: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn assignability_follows_the_cluster() {
+        let c = toy_cluster();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
+        let o = |n: &str| FieldType::Object(n.into());
+        assert!(f.assignable(&o("p/Circle"), &o("p/Shape")));
+        assert!(!f.assignable(&o("p/Shape"), &o("p/Circle")));
+        assert!(f.assignable(&o("p/Cut"), &o(OBJECT)));
+        assert!(f.assignable(
+            &FieldType::Array(Box::new(o("p/Circle"))),
+            &FieldType::Array(Box::new(o("p/Shape")))
+        ));
+        assert!(!f.assignable(
+            &FieldType::Array(Box::new(FieldType::Int)),
+            &FieldType::Array(Box::new(FieldType::Long))
+        ));
+        assert!(!f.assignable(&FieldType::Int, &o(OBJECT)));
+        assert_eq!(
+            f.cut_calls().len(),
+            5,
+            "ctor, of, put, name read, name write"
+        );
+    }
+
+    #[test]
+    fn insertion_splices_and_renumbers() {
+        let c = toy_cluster();
+        let config = Config {
+            null_probability: 0.0,
+            ..Config::default()
+        };
+        let f = Factory::new(&c, Constants::default(), config).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut t = Test::new(vec![
+            Statement::Primitive(Prim::Int(5)),
+            Statement::constructor("p/Cut", "()V", vec![]),
+            Statement::method("p/Cut", "put", "(I)V", Some(VarRef(1)), vec![VarRef(0)]),
+        ]);
+        for _ in 0..50 {
+            let pos = index(&mut rng, t.len() + 1);
+            f.insert_cut_call(&mut t, pos, &mut rng).unwrap();
+            t.validate().unwrap();
+            assert!(t.len() <= 80);
+        }
+        assert!(
+            t.statements
+                .iter()
+                .any(|s| matches!(s, Statement::Constructor { class, .. } if class == "p/Circle")),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn splices_never_exceed_the_length_limit() {
+        let c = toy_cluster();
+        let config = Config {
+            max_test_length: 3,
+            ..Config::default()
+        };
+        let f = Factory::new(&c, Constants::default(), config).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for _ in 0..100 {
+            let t = f.random_test(&mut rng).unwrap();
+            assert!(t.len() <= 3 && !t.is_empty());
+            t.validate().unwrap();
+        }
+    }
+
+    #[test]
+    fn an_empty_cluster_is_an_error() {
+        let mut c = toy_cluster();
+        c.constructors.clear();
+        c.methods.clear();
+        c.fields.clear();
+        assert!(matches!(
+            Factory::new(&c, Constants::default(), Config::default()),
+            Err(Error::NothingToCall(_))
+        ));
+    }
+}

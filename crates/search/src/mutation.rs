@@ -1,0 +1,517 @@
+//! Test mutation (whole-suite paper, Section III-E2): *remove*, *change* and *insert*, applied
+//! in this order, each with probability 1/3 ([`Config::remove_probability`], …), so on
+//! average one of them; all three with probability 1/27.
+//!
+//! - **Remove** ([`remove_step`]): each statement of a test of length n is deleted with
+//!   probability 1/n, from the last to the first. A later statement that used the deleted value
+//!   gets another earlier value of the *same type* instead, chosen at random; when there is none
+//!   it is deleted too, recursively ([`remove_with_repair`]). In
+//!   `int v0 = 1; int v1 = 2; Stack v2 = new Stack(); v2.push(v1);`, deleting `v1` makes the
+//!   push use `v0`; deleting `v2` deletes the push.
+//! - **Change** ([`change_step`]): each statement is changed with probability 1/n
+//!   ([`change_statement`]). A primitive gets a new value by [`mutate_prim`] (a Δ step, a
+//!   string edit); an enum constant another constant; a `null` a newly generated value of its
+//!   type; a call either one of its inputs replaced (with probability 1/2, when it has any: a
+//!   receiver by another existing non-null value of a fitting type, an argument by `null` with
+//!   [`Config::null_probability`] or another fitting existing value, a new value when none
+//!   exists) or the whole call replaced by another call of the cluster whose result fits the
+//!   old one's type (for a `void` call, another `void` call on the CUT); an array creation a
+//!   new length (stores beyond it are deleted); an array store another index or value.
+//! - **Insert** ([`insert_step`]): with probability σ'
+//!   ([`Config::statement_insertion_probability`] = 0.5) a statement is inserted by
+//!   [`Factory::insert_random`], then a second with σ'², …, while the test is shorter than L.
+//!
+//! [`Config::remove_probability`]: crate::Config::remove_probability
+//! [`Config::null_probability`]: crate::Config::null_probability
+//! [`Config::statement_insertion_probability`]: crate::Config::statement_insertion_probability
+//! [`mutate_prim`]: crate::values::mutate_prim
+//!
+//! Every step keeps the test valid (`Test::validate`) and within L statements.
+//!
+//! ```
+//! # use ferrosuite_search::mutation::remove_with_repair;
+//! use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_chacha::rand_core::SeedableRng;
+//! let mut t = Test::new(vec![
+//!     Statement::Primitive(Prim::Int(1)),
+//!     Statement::Primitive(Prim::Int(2)),
+//!     Statement::constructor("examples/Stack", "()V", vec![]),
+//!     Statement::method("examples/Stack", "push", "(I)V", Some(VarRef(2)), vec![VarRef(1)]),
+//! ]);
+//! let mut rng = ChaCha8Rng::seed_from_u64(0);
+//! assert_eq!(remove_with_repair(&mut t, 1, &mut rng)?, 1); // the push now uses v0
+//! let push = |r, a| Statement::method("examples/Stack", "push", "(I)V", Some(r), vec![a]);
+//! assert_eq!(t.statements[2], push(VarRef(1), VarRef(0)));
+//! assert_eq!(remove_with_repair(&mut t, 1, &mut rng)?, 2); // no other Stack: the push goes too
+//! # Ok::<(), ferrosuite_search::Error>(())
+//! ```
+
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+
+use crate::error::Result;
+use crate::factory::{Factory, value_types};
+use crate::random::{Rng, chance, index, int_in, pick};
+use crate::values::mutate_prim;
+
+/// Mutates a test: remove, change and insert, each with its probability. Returns whether the
+/// test changed (it may end empty; the suite then drops it).
+pub fn mutate_test<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> Result<bool> {
+    let before = test.clone();
+    let c = f.config();
+    if chance(rng, c.remove_probability) {
+        remove_step(test, rng)?;
+    }
+    if chance(rng, c.change_probability) {
+        change_step(f, test, rng)?;
+    }
+    if chance(rng, c.insert_probability) {
+        insert_step(f, test, rng)?;
+    }
+    Ok(*test != before)
+}
+
+/// The remove step: each statement deleted with probability 1/n, last to first, with repair.
+/// Returns how many statements were deleted (repairs included).
+pub fn remove_step<R: Rng + ?Sized>(test: &mut Test, rng: &mut R) -> Result<usize> {
+    let n = test.len();
+    if n == 0 {
+        return Ok(0);
+    }
+    let p = 1.0 / n as f64;
+    let mut removed = 0;
+    for i in (0..n).rev() {
+        if i < test.len() && chance(rng, p) {
+            removed += remove_with_repair(test, i, rng)?;
+        }
+    }
+    Ok(removed)
+}
+
+/// Deletes statement `index`; each later use of its value is redirected to another earlier
+/// value of the same type (chosen at random), and a statement without such a value is deleted
+/// too, recursively. Returns how many statements were deleted.
+pub fn remove_with_repair<R: Rng + ?Sized>(
+    test: &mut Test,
+    index: usize,
+    rng: &mut R,
+) -> Result<usize> {
+    let n = test.len();
+    if index >= n {
+        return Ok(0);
+    }
+    let types = value_types(test)?;
+    let mut dead = vec![false; n];
+    dead[index] = true;
+    for j in index + 1..n {
+        let mut lost = false;
+        for r in test.statements[j].uses_mut() {
+            let old = r.index();
+            if !dead.get(old).copied().unwrap_or(true) {
+                continue;
+            }
+            let want = types.get(old).cloned().flatten();
+            let candidates: Vec<usize> = (0..j)
+                .filter(|&k| !dead[k] && want.is_some() && types[k] == want)
+                .collect();
+            if let Some(&k) = pick(rng, &candidates) {
+                *r = VarRef(k as u32);
+            } else {
+                lost = true;
+                break;
+            }
+        }
+        if lost {
+            dead[j] = true;
+        }
+    }
+    let mut renumber = vec![0u32; n];
+    let mut next = 0u32;
+    for (i, d) in dead.iter().enumerate() {
+        renumber[i] = next;
+        if !d {
+            next += 1;
+        }
+    }
+    let old = std::mem::take(&mut test.statements);
+    for (i, mut s) in old.into_iter().enumerate() {
+        if dead[i] {
+            continue;
+        }
+        for r in s.uses_mut() {
+            *r = VarRef(renumber[r.index()]);
+        }
+        test.statements.push(s);
+    }
+    Ok(dead.iter().filter(|d| **d).count())
+}
+
+/// The change step: each statement changed with probability 1/n. Returns how many were changed.
+pub fn change_step<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    rng: &mut R,
+) -> Result<usize> {
+    let n = test.len();
+    if n == 0 {
+        return Ok(0);
+    }
+    let p = 1.0 / n as f64;
+    let mut changed = 0;
+    let mut i = 0;
+    while i < test.len() {
+        if chance(rng, p) {
+            let before = test.len();
+            if change_statement(f, test, i, rng)? {
+                changed += 1;
+            }
+            // Values generated for the change were inserted before the statement.
+            i += test.len().saturating_sub(before);
+        }
+        i += 1;
+    }
+    Ok(changed)
+}
+
+/// The insert step: insertions with probability σ', σ'², … while shorter than L. Returns how
+/// many insertions changed the test.
+pub fn insert_step<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    rng: &mut R,
+) -> Result<usize> {
+    let sigma = f.config().statement_insertion_probability;
+    let mut pk = sigma;
+    let mut inserted = 0;
+    while test.len() < f.config().max_test_length && chance(rng, pk) {
+        if f.insert_random(test, rng)? {
+            inserted += 1;
+        }
+        pk *= sigma;
+    }
+    Ok(inserted)
+}
+
+/// The declared type of each value a statement reads, in the order of `Statement::uses`, with
+/// whether it is a receiver.
+fn slot_types(s: &Statement, types: &[Option<FieldType>]) -> Result<Vec<(FieldType, bool)>> {
+    let recv = |class: &str| (FieldType::Object(class.to_string()), true);
+    let params = |d: &str| -> Result<Vec<(FieldType, bool)>> {
+        Ok(MethodDescriptor::parse(d)?
+            .params
+            .into_iter()
+            .map(|p| (p, false))
+            .collect())
+    };
+    Ok(match s {
+        Statement::Constructor { descriptor, .. } => params(descriptor)?,
+        Statement::Method {
+            class,
+            descriptor,
+            receiver,
+            ..
+        } => {
+            let mut v: Vec<_> = receiver.iter().map(|_| recv(class)).collect();
+            v.extend(params(descriptor)?);
+            v
+        }
+        Statement::FieldRead {
+            class, receiver, ..
+        } => receiver.iter().map(|_| recv(class)).collect(),
+        Statement::FieldWrite {
+            class,
+            descriptor,
+            receiver,
+            ..
+        } => {
+            let mut v: Vec<_> = receiver.iter().map(|_| recv(class)).collect();
+            v.push((FieldType::parse(descriptor)?, false));
+            v
+        }
+        Statement::ArrayStore { array, .. } => {
+            let component = match types.get(array.index()).cloned().flatten() {
+                Some(FieldType::Array(c)) => *c,
+                _ => FieldType::Object("java/lang/Object".into()),
+            };
+            vec![
+                (FieldType::Array(Box::new(component.clone())), true),
+                (component, false),
+            ]
+        }
+        _ => Vec::new(),
+    })
+}
+
+/// Changes statement `i` (see the [module documentation](self)). Values it needs may be
+/// inserted before it. Returns whether the test changed.
+pub fn change_statement<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    i: usize,
+    rng: &mut R,
+) -> Result<bool> {
+    let Some(s) = test.statements.get_mut(i) else {
+        return Ok(false);
+    };
+    match s {
+        Statement::Primitive(p) => {
+            mutate_prim(p, f.seeds(), f.config(), rng);
+            Ok(true)
+        }
+        Statement::EnumConstant { class, name } => {
+            let others: Vec<&String> = f
+                .cluster()
+                .enum_constants(class)
+                .unwrap_or_default()
+                .iter()
+                .filter(|c| *c != name)
+                .collect();
+            match pick(rng, &others) {
+                Some(c) => {
+                    *name = (*c).clone();
+                    Ok(true)
+                }
+                None => Ok(false),
+            }
+        }
+        Statement::Null { ty } => {
+            let ty = ty.clone();
+            f.splice(test, i, true, rng, |g| g.create(&ty, 1))
+        }
+        Statement::ArrayNew { length, .. } => {
+            let old = *length;
+            let mut new = int_in(rng, 0, i64::from(f.config().max_array_length)) as u32;
+            if new == old {
+                new = if old == 0 { 1 } else { old - 1 };
+            }
+            *length = new;
+            // Stores at or beyond the new length would throw: delete them (they are void).
+            for j in (i + 1..test.len()).rev() {
+                if let Statement::ArrayStore { array, index, .. } = &test.statements[j] {
+                    if array.index() == i && *index >= new {
+                        test.statements.remove(j);
+                        for s in &mut test.statements[j..] {
+                            for r in s.uses_mut() {
+                                if r.index() > j {
+                                    r.0 -= 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(true)
+        }
+        Statement::ArrayStore { array, index, .. } => {
+            let (array, old) = (*array, *index);
+            let length = match test.statements.get(array.index()) {
+                Some(Statement::ArrayNew { length, .. }) => Some(*length),
+                _ => None,
+            };
+            if let Some(len) = length.filter(|&l| l > 1) {
+                if chance(rng, 0.5) {
+                    let mut new = int_in(rng, 0, i64::from(len) - 1) as u32;
+                    if new == old {
+                        new = (old + 1) % len;
+                    }
+                    if let Some(Statement::ArrayStore { index, .. }) = test.statements.get_mut(i) {
+                        *index = new;
+                    }
+                    return Ok(true);
+                }
+            }
+            replace_input(f, test, i, Some(1), rng)
+        }
+        Statement::Constructor { .. }
+        | Statement::Method { .. }
+        | Statement::FieldRead { .. }
+        | Statement::FieldWrite { .. } => {
+            let has_inputs = !s.uses().is_empty();
+            if has_inputs && chance(rng, 0.5) && replace_input(f, test, i, None, rng)? {
+                return Ok(true);
+            }
+            replace_call(f, test, i, rng)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Replaces one input of statement `at` (input `slot` of `Statement::uses`, or a random one):
+/// `null` (arguments only), another existing value of a fitting type, or a new one.
+fn replace_input<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    at: usize,
+    slot: Option<usize>,
+    rng: &mut R,
+) -> Result<bool> {
+    let types = value_types(test)?;
+    let Some(stmt) = test.statements.get(at) else {
+        return Ok(false);
+    };
+    let uses = stmt.uses();
+    let mut slots = slot_types(stmt, &types)?;
+    // Arguments of a cluster call want the types its generic signature gives.
+    if let Some(call) = f.call_for(stmt) {
+        let params = call.params();
+        let first = usize::from(call.needs_receiver());
+        if slots.len() == first + params.len() {
+            for (slot, (param, _)) in slots[first..].iter_mut().zip(params) {
+                slot.0 = param;
+            }
+        }
+    }
+    if uses.is_empty() || slots.len() != uses.len() {
+        return Ok(false);
+    }
+    let which = slot
+        .unwrap_or_else(|| index(rng, uses.len()))
+        .min(uses.len() - 1);
+    let (want, is_receiver) = slots[which].clone();
+    let current = uses[which];
+    let set = |target: &mut Statement, v: VarRef| {
+        if let Some(r) = target.uses_mut().into_iter().nth(which) {
+            *r = v;
+        }
+    };
+    let own_type = types[at].clone();
+    if !is_receiver && want.is_reference() && chance(rng, f.config().null_probability) {
+        if matches!(
+            test.statements.get(current.index()),
+            Some(Statement::Null { .. })
+        ) {
+            return Ok(false);
+        }
+        let mut changed = test.statements[at].clone();
+        return f.splice(test, at, true, rng, |g| {
+            let v = g.push(Statement::Null { ty: want.clone() }, Some(want.clone()))?;
+            set(&mut changed, v);
+            g.push(changed, own_type)
+        });
+    }
+    let candidates: Vec<usize> = (0..at)
+        .filter(|&k| {
+            VarRef(k as u32) != current
+                && !(is_receiver && matches!(test.statements[k], Statement::Null { .. }))
+                && types[k].as_ref().is_some_and(|t| f.assignable(t, &want))
+        })
+        .collect();
+    if let Some(&k) = pick(rng, &candidates) {
+        set(&mut test.statements[at], VarRef(k as u32));
+        return Ok(true);
+    }
+    if is_receiver {
+        return Ok(false);
+    }
+    let mut changed = test.statements[at].clone();
+    f.splice(test, at, true, rng, |g| {
+        let v = g.create(&want, 1)?;
+        set(&mut changed, v);
+        g.push(changed, own_type)
+    })
+}
+
+/// Replaces call statement `i` by another call whose result fits its type (paper: "a method,
+/// field, or constructor with the same return type").
+fn replace_call<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    i: usize,
+    rng: &mut R,
+) -> Result<bool> {
+    let Some(s) = test.statements.get(i) else {
+        return Ok(false);
+    };
+    let ty = s.value_type()?;
+    let calls: Vec<_> = f
+        .calls_returning(ty.as_ref())
+        .into_iter()
+        .filter(|c| !c.same_member(s))
+        .collect();
+    let Some(&call) = pick(rng, &calls) else {
+        return Ok(false);
+    };
+    f.splice(test, i, true, rng, |g| g.call(call, 1, None, None))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use ferrosuite_testcase::statement::Prim;
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::SeedableRng;
+
+    #[test]
+    fn removal_repairs_with_a_value_of_the_same_type() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let mut t = Test::new(vec![
+            Statement::Primitive(Prim::Int(1)),
+            Statement::Primitive(Prim::Long(2)),
+            Statement::Primitive(Prim::Int(3)),
+            Statement::constructor("A", "(I)V", vec![VarRef(2)]),
+            Statement::method("A", "m", "(J)V", Some(VarRef(3)), vec![VarRef(1)]),
+        ]);
+        assert_eq!(remove_with_repair(&mut t, 2, &mut rng).unwrap(), 1);
+        assert_eq!(
+            t.statements[2],
+            Statement::constructor("A", "(I)V", vec![VarRef(0)])
+        );
+        t.validate().unwrap();
+        // The long has no replacement: the call using it goes.
+        assert_eq!(remove_with_repair(&mut t, 1, &mut rng).unwrap(), 2);
+        assert_eq!(t.len(), 2);
+        t.validate().unwrap();
+        assert_eq!(remove_with_repair(&mut t, 9, &mut rng).unwrap(), 0);
+    }
+
+    #[test]
+    fn array_length_changes_drop_stores_beyond_it() {
+        let c = crate::factory::tests::toy_cluster();
+        let f = Factory::new(
+            &c,
+            ferrosuite_testcase::constants::Constants::default(),
+            crate::Config::default(),
+        )
+        .unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let base = Test::new(vec![
+            Statement::ArrayNew {
+                component: FieldType::Int,
+                length: 10,
+            },
+            Statement::Primitive(Prim::Int(4)),
+            Statement::ArrayStore {
+                array: VarRef(0),
+                index: 9,
+                value: VarRef(1),
+            },
+            Statement::ArrayStore {
+                array: VarRef(0),
+                index: 0,
+                value: VarRef(1),
+            },
+            Statement::Primitive(Prim::Int(5)),
+            Statement::ArrayStore {
+                array: VarRef(0),
+                index: 1,
+                value: VarRef(4),
+            },
+        ]);
+        for _ in 0..30 {
+            let mut t = base.clone();
+            assert!(change_statement(&f, &mut t, 0, &mut rng).unwrap());
+            t.validate().unwrap();
+            let Statement::ArrayNew { length, .. } = t.statements[0] else {
+                panic!()
+            };
+            assert_ne!(length, 10);
+            for s in &t.statements {
+                if let Statement::ArrayStore { index, .. } = s {
+                    assert!(*index < length);
+                }
+            }
+        }
+    }
+}
