@@ -249,7 +249,18 @@ impl Proc {
                     return;
                 };
                 burst.push(Some(m));
-                if r.buffer().is_empty() && tx.send(std::mem::take(&mut burst)).is_err() {
+                // Hand the burst over unless a whole next frame is already buffered (a partial
+                // one could wait for the worker's next flush).
+                let buffered = r.buffer();
+                let whole_frame_next = buffered.len() >= 4
+                    && buffered.len()
+                        >= 4 + u32::from_le_bytes([
+                            buffered[0],
+                            buffered[1],
+                            buffered[2],
+                            buffered[3],
+                        ]) as usize;
+                if !whole_frame_next && tx.send(std::mem::take(&mut burst)).is_err() {
                     return;
                 }
             }
@@ -564,15 +575,33 @@ impl Host {
     /// one, so a worker slowed by its JIT, its garbage collector or a slow test does not hold
     /// up the others. Which worker runs a test does not change its result.
     pub fn run(&mut self, tests: &[Test], observe: bool) -> Result<Vec<TestResult>> {
+        self.run_until(tests, observe, None)
+    }
+
+    /// [`run`](Self::run), but once `deadline` has passed no further chunk of [`MIN_CHUNK`]
+    /// tests is started: the results are those of a prefix of `tests` (all of them when the
+    /// deadline is not reached). For searches under a time budget whose tests may each take
+    /// up to the time limit.
+    pub fn run_until(
+        &mut self,
+        tests: &[Test],
+        observe: bool,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<TestResult>> {
         if tests.is_empty() {
             return Ok(Vec::new());
         }
         let (program, setup, config) = (&self.program, &self.setup, &self.config);
         let workers = self.slots.len().min(tests.len());
-        if workers == 1 {
+        if workers == 1 && deadline.is_none() {
             return run_chunk(&mut self.slots[0], program, setup, config, tests, observe);
         }
-        let size = (tests.len() / (workers * 8)).max(MIN_CHUNK);
+        let size = if deadline.is_some() {
+            MIN_CHUNK
+        } else {
+            (tests.len() / (workers * 8)).max(MIN_CHUNK)
+        };
+        let late = || deadline.is_some_and(|d| Instant::now() >= d);
         let chunks: Vec<&[Test]> = tests.chunks(size).collect();
         let next = AtomicUsize::new(0);
         let parts: Vec<Result<Vec<ChunkResults>>> = std::thread::scope(|s| {
@@ -585,6 +614,11 @@ impl Host {
                     s.spawn(move || {
                         let mut done = Vec::new();
                         loop {
+                            if late() {
+                                // Chunks are taken in order: the ones run form a prefix.
+                                next.store(chunks.len(), Ordering::Relaxed);
+                                return Ok(done);
+                            }
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(chunk) = chunks.get(i) else {
                                 return Ok(done);
@@ -618,7 +652,12 @@ impl Host {
         }
         let mut out = Vec::with_capacity(tests.len());
         for r in by_chunk {
-            out.extend(r.ok_or_else(|| Error::Protocol("a chunk of tests was not run".into()))?);
+            // Past the deadline the chunks not started end the prefix.
+            let Some(r) = r else { break };
+            out.extend(r);
+        }
+        if deadline.is_none() && out.len() != tests.len() {
+            return Err(Error::Protocol("a chunk of tests was not run".into()));
         }
         Ok(out)
     }
@@ -755,6 +794,7 @@ fn run_chunk(
     // After a worker died with results in its buffer, the rest of the chunk runs with a flush
     // per test, so that a test that kills the worker again is the one scored as crashed.
     let mut flush_each = false;
+    let mut send_failures = 0;
     while results.len() < tests.len() {
         if slot.proc.is_none() {
             start_worker(slot, program, setup, config.startup_timeout)?;
@@ -763,20 +803,37 @@ fn run_chunk(
             continue;
         };
         let rest = &tests[results.len()..];
-        if p.send(&RequestRef::Run {
+        match p.send(&RequestRef::Run {
             tests: rest,
             observe,
             flush_each,
-        })
-        .is_err()
-        {
-            // The worker died between batches: a fresh one gets the tests.
-            let _ = p.kill();
-            continue;
+        }) {
+            Ok(()) => send_failures = 0,
+            Err(e @ Error::Protocol(_)) => {
+                // The request itself cannot be sent (too large): no worker would take it.
+                let _ = p.kill();
+                return Err(e);
+            }
+            Err(e) => {
+                // The worker died between batches: a fresh one gets the tests (but not forever).
+                let _ = p.kill();
+                send_failures += 1;
+                if send_failures >= 3 {
+                    return Err(Error::Worker {
+                        worker: slot.index,
+                        detail: format!("three fresh workers in a row closed their input: {e}"),
+                    });
+                }
+                continue;
+            }
         }
         loop {
             match p.recv_timeout(wait) {
                 Ok(Some(Reply::Result(r))) => {
+                    if r.status == Status::Timeout {
+                        // The worker's watchdog gave the test up (it retires next).
+                        slot.stats.timeouts += 1;
+                    }
                     slot.stats.tests += 1;
                     slot.stats.statements += u64::from(r.executed);
                     results.push(*r);

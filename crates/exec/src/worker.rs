@@ -197,10 +197,17 @@ struct WatchState {
     fired: u64,
     /// Set when the executor goes away.
     stop: bool,
+    /// After firing: when to give the test up (report it, retire, exit) if it has not ended.
+    give_up: Option<Instant>,
 }
 
+/// How long a test that overran its time limit gets to react to the abort flag and the
+/// interrupt before the watchdog reports it as timed out and ends the worker process.
+const HANG_GRACE: Duration = Duration::from_millis(500);
+
 /// The executor's watchdog: after `timeout` it sets `Probe.abort` and interrupts the
-/// executor thread.
+/// executor thread; if the test still runs [`HANG_GRACE`] later (a loop in code without
+/// probes), it sends a timed-out result and `Retire` and ends the process.
 ///
 /// Starting and ending a test only write the shared state: the watchdog thread is not woken
 /// per test. It sleeps until the running test's deadline, or for `timeout` when no test runs;
@@ -247,8 +254,27 @@ impl Watchdog {
                             if st.stop {
                                 break;
                             }
+                            let now = Instant::now();
+                            if st.give_up.is_some_and(|g| now >= g) {
+                                // The test ignored the abort flag and the interrupt (a loop in
+                                // code without probes): report it as timed out, retire, and end
+                                // the process at once rather than make the master wait for its
+                                // kill deadline. Earlier results are in the buffer before it.
+                                if let Ok(mut out) = output.lock() {
+                                    let lost = TestResult::lost(Status::Timeout);
+                                    let _ = buffer_frame(&mut *out, &Reply::Result(Box::new(lost)));
+                                    let _ = write_frame(
+                                        &mut *out,
+                                        &Reply::Retire(
+                                            "a test ignored the abort flag and the interrupt"
+                                                .into(),
+                                        ),
+                                    );
+                                }
+                                std::process::exit(0);
+                            }
                             match st.deadline {
-                                Some(d) if Instant::now() >= d => {
+                                Some(d) if now >= d => {
                                     // Results of earlier tests go out first, without touching
                                     // the JVM: the master must see them even if the JVM hangs.
                                     // (The executor is inside the test, not writing.)
@@ -257,6 +283,7 @@ impl Watchdog {
                                     }
                                     st.fired = st.seq;
                                     st.deadline = None;
+                                    st.give_up = Some(now + HANG_GRACE);
                                     jni.set_field(
                                         probe.0,
                                         abort as jfieldID,
@@ -274,8 +301,10 @@ impl Watchdog {
                                     jni.clear_exception();
                                     continue;
                                 }
-                                Some(d) => d.saturating_duration_since(Instant::now()),
-                                None => timeout,
+                                Some(d) => d.saturating_duration_since(now),
+                                None => st
+                                    .give_up
+                                    .map_or(timeout, |g| g.saturating_duration_since(now)),
                             }
                         };
                         std::thread::park_timeout(sleep);
@@ -308,6 +337,7 @@ impl Watchdog {
     fn end(&mut self) -> bool {
         self.state.lock().is_ok_and(|mut st| {
             st.deadline = None;
+            st.give_up = None;
             st.fired == st.seq
         })
     }

@@ -237,12 +237,57 @@ impl Trace {
     }
 
     /// The merge of several traces: what a suite of tests covered together.
+    ///
+    /// All entries are gathered, sorted once and folded (not merged pair by pair, which would
+    /// copy the growing result once per trace): the whole-suite GA merges every suite of every
+    /// generation.
     #[must_use]
     pub fn merged<'a>(traces: impl IntoIterator<Item = &'a Trace>) -> Trace {
-        let mut out = Trace::new();
-        for t in traces {
-            out.merge(t);
+        let traces: Vec<&Trace> = traces.into_iter().collect();
+        if let [one] = traces.as_slice() {
+            return (*one).clone();
         }
+        let mut out = Trace {
+            branches: Vec::with_capacity(traces.iter().map(|t| t.branches.len()).sum()),
+            lines: Vec::with_capacity(traces.iter().map(|t| t.lines.len()).sum()),
+            methods: Vec::with_capacity(traces.iter().map(|t| t.methods.len()).sum()),
+            calls: Vec::new(),
+            exceptions: Vec::new(),
+            lost: false,
+        };
+        for t in &traces {
+            out.branches.extend_from_slice(&t.branches);
+            out.lines.extend_from_slice(&t.lines);
+            out.methods.extend_from_slice(&t.methods);
+            out.calls.extend_from_slice(&t.calls);
+            out.exceptions.extend(t.exceptions.iter().cloned());
+            out.lost |= t.lost;
+        }
+        out.branches.sort_by_key(|b| b.0);
+        out.branches.dedup_by(|later, kept| {
+            if later.0 == kept.0 {
+                kept.1 = kept.1.saturating_add(later.1);
+                kept.2 = kept.2.min(later.2);
+                true
+            } else {
+                false
+            }
+        });
+        out.lines.sort_unstable();
+        out.lines.dedup();
+        out.methods.sort_unstable();
+        out.methods.dedup();
+        out.calls.sort_by_key(|c| c.0);
+        out.calls.dedup_by(|later, kept| {
+            if later.0 == kept.0 {
+                kept.1 |= later.1;
+                true
+            } else {
+                false
+            }
+        });
+        out.exceptions.sort();
+        out.exceptions.dedup();
         out
     }
 
@@ -520,5 +565,51 @@ mod tests {
         assert!(ti.method_entered(ProbeMethodId(1)));
         let lost = TestResult::lost(Status::Timeout);
         assert!(Trace::from_result(&goals, &test, &lost).is_lost());
+    }
+
+    fn arbitrary_trace() -> impl proptest::strategy::Strategy<Value = Trace> {
+        use proptest::prelude::*;
+        (
+            proptest::collection::vec((0u32..20, 0u32..3, 0.0f64..5.0), 0..12),
+            proptest::collection::vec(0u32..15, 0..8),
+            proptest::collection::vec(0u32..6, 0..4),
+            proptest::collection::vec((0u32..4, any::<bool>()), 0..4),
+            proptest::collection::vec((0u32..4, 0u8..3), 0..3),
+            any::<bool>(),
+        )
+            .prop_map(|(branches, lines, methods, calls, exceptions, lost)| {
+                let mut t = Trace::new();
+                for (slot, hits, d) in branches {
+                    t.add_branch(BranchSlot(slot), hits, d);
+                }
+                for l in lines {
+                    t.add_line(LineId(l));
+                }
+                for m in methods {
+                    t.add_method(ProbeMethodId(m));
+                }
+                for (m, returned) in calls {
+                    t.add_call((ClassIndex(0), MethodId(m)), returned);
+                }
+                for (m, e) in exceptions {
+                    t.add_exception((ClassIndex(0), MethodId(m)), &format!("E{e}"));
+                }
+                if lost {
+                    t.mark_lost();
+                }
+                t
+            })
+    }
+
+    proptest::proptest! {
+        /// The one-pass merge of many traces equals merging them pair by pair.
+        #[test]
+        fn merged_equals_pairwise_merges(traces in proptest::collection::vec(arbitrary_trace(), 0..6)) {
+            let mut pairwise = Trace::new();
+            for t in &traces {
+                pairwise.merge(t);
+            }
+            proptest::prop_assert_eq!(Trace::merged(traces.iter()), pairwise);
+        }
     }
 }

@@ -58,9 +58,11 @@ pub struct Config {
     /// Nesting depth of generated parameters (a parameter of a parameter of …) before `null` is
     /// used (EvoSuite `max_recursion`: 10).
     pub max_recursion: u32,
-    /// Probability that a random access to a non-final field of the class under test writes it
-    /// rather than reads it.
-    pub field_write_probability: f64,
+    /// Whether tests may write the accessible non-final fields of the class under test (field
+    /// statements; reads are always allowed). Off, a test reaches the CUT's state only through
+    /// its methods: the representation of the whole-suite paper's Stack example, whose
+    /// package-private fields would otherwise make its "infeasible" branch feasible.
+    pub field_writes: bool,
     /// Consecutive failed insertions after which random test sampling stops short of its
     /// target length.
     pub max_insertion_failures: usize,
@@ -113,7 +115,7 @@ impl Default for Config {
             object_reuse_probability: 0.9,
             primitive_reuse_probability: 0.5,
             max_recursion: 10,
-            field_write_probability: 0.5,
+            field_writes: true,
             max_insertion_failures: 50,
             seed_probability: 0.2,
             observed_share: 0.5,
@@ -150,7 +152,6 @@ impl Config {
                 "primitive_reuse_probability",
                 self.primitive_reuse_probability,
             ),
-            ("field_write_probability", self.field_write_probability),
             ("seed_probability", self.seed_probability),
             ("observed_share", self.observed_share),
             ("random_perturbation", self.random_perturbation),

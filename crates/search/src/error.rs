@@ -12,6 +12,12 @@ pub enum Error {
     /// A descriptor in the test cluster does not parse.
     #[error(transparent)]
     Descriptor(#[from] ferrosuite_bytecode::Error),
+    /// The execution host failed (not a test: a worker that cannot start, a broken pipe).
+    #[error(transparent)]
+    Exec(#[from] ferrosuite_exec::Error),
+    /// Goals could not be built.
+    #[error(transparent)]
+    Fitness(#[from] ferrosuite_fitness::Error),
     /// A parameter of [`Config`](crate::Config) is out of range (the message names it).
     #[error("invalid search configuration: {0}")]
     Config(String),

@@ -284,7 +284,7 @@ impl<'a> Factory<'a> {
                 continue;
             }
             cut_calls.push(Call::Op(op));
-            if op.kind == OperationKind::Field && !op.is_final_field() {
+            if config.field_writes && op.kind == OperationKind::Field && !op.is_final_field() {
                 cut_calls.push(Call::Write(op));
             }
         }

@@ -1,7 +1,6 @@
 //! Search for ferrosuite (DESIGN 4.4): the search operators of the whole-suite paper (Fraser &
 //! Arcuri, *Evolutionary Generation of Whole Test Suites*, Section III-E) over the test model
-//! of `ferrosuite-testcase`. The GA, MOSA/DynaMOSA, archive and minimisation come next (issue
-//! 5); this part provides what they evolve:
+//! of `ferrosuite-testcase`, and the algorithms that use them:
 //!
 //! - [`config`]: every parameter, with the paper's defaults ([`Config`]);
 //! - [`random`]: uniform integers, floats and coin flips on top of any [`Rng`] (the RNG is
@@ -12,6 +11,9 @@
 //! - [`factory`]: test construction on a test cluster: random calls on the class under test
 //!   with parameters generated recursively, and random test sampling;
 //! - [`mutation`]: test mutation (remove with repair, change, insert);
+//! - [`crossover`]: single-point crossover of two tests (for the test-level algorithms);
+//! - [`engine`]: the algorithms (whole-suite GA, MOSA, DynaMOSA, random search, single
+//!   target), the archive, budgets, execution caching and minimisation;
 //! - [`suite`]: [`Suite`] (tests with ids and a changed flag, for execution caching), suite
 //!   crossover (α split) and suite mutation.
 //!
@@ -39,6 +41,8 @@
 //! [`Rng`]: rand_chacha::rand_core::Rng
 
 pub mod config;
+pub mod crossover;
+pub mod engine;
 pub mod error;
 pub mod factory;
 pub mod mutation;

@@ -39,6 +39,8 @@
 //! [`random_suite`] makes an initial suite of [`Config::initial_suite_size`] random tests
 //! (paper IV-D: two).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use ferrosuite_testcase::statement::Test;
@@ -83,8 +85,8 @@ impl TestIds {
 pub struct SuiteTest {
     /// Identity of the content.
     pub id: TestId,
-    /// The test.
-    pub test: Test,
+    /// The test (shared between the suites that hold it unchanged; copied when mutated).
+    pub test: Arc<Test>,
     /// Whether the test is new or changed since [`Suite::mark_executed`].
     pub changed: bool,
 }
@@ -117,7 +119,7 @@ impl Suite {
         let id = ids.fresh();
         self.tests.push(SuiteTest {
             id,
-            test,
+            test: Arc::new(test),
             changed: true,
         });
         id
@@ -195,7 +197,7 @@ pub fn mutate_suite<R: Rng + ?Sized>(
     if n > 0 {
         let p = 1.0 / n as f64;
         for t in &mut suite.tests {
-            if chance(rng, p) && mutate_test(f, &mut t.test, rng)? {
+            if chance(rng, p) && mutate_test(f, Arc::make_mut(&mut t.test), rng)? {
                 t.id = ids.fresh();
                 t.changed = true;
                 changed = true;

@@ -420,3 +420,23 @@ fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
     // the second.
     assert_eq!(stats.restarts, 2, "{stats:?}");
 }
+
+/// A JDK class that starts the JVM-wide "Common-Cleaner" thread on first use (in the system
+/// thread group) does not count as a test leaving a thread behind: before this was told apart,
+/// every test of commons-lang3 `CharUtils` retired its worker.
+#[test]
+fn jdk_infrastructure_threads_are_not_leaks() {
+    let mut host = Host::start(config(vec![fixtures().clone()], &["hostile/Counter"])).unwrap();
+    let inflater = Test::new(vec![Statement::constructor(
+        "java/util/zip/Inflater",
+        "()V",
+        vec![],
+    )]);
+    let results = host.run(&[inflater.clone(), inflater], false).unwrap();
+    for r in &results {
+        assert_eq!(r.status, Status::Completed);
+        assert!(r.leaked_threads.is_empty(), "{:?}", r.leaked_threads);
+    }
+    assert_eq!(host.stats().retirements, 0, "{:?}", host.stats());
+    assert_eq!(host.stats().restarts, 0, "{:?}", host.stats());
+}

@@ -11,5 +11,6 @@
 )]
 
 mod common;
+mod engine;
 mod generate;
 mod properties;

@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_search::crossover::test_crossover;
 use ferrosuite_search::mutation::{change_step, insert_step, mutate_test, remove_step};
 use ferrosuite_search::random::index;
 use ferrosuite_search::suite::{crossover, mutate_suite, random_suite};
@@ -20,6 +21,7 @@ use crate::common::{Subject, TypeCheck, check_suite, fixture_cp, registry, stack
 enum Op {
     MutateSuite,
     Crossover,
+    TestCrossover,
     MutateTest,
     Remove,
     Change,
@@ -30,6 +32,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => Just(Op::MutateSuite),
         2 => Just(Op::Crossover),
+        2 => Just(Op::TestCrossover),
         2 => Just(Op::MutateTest),
         1 => Just(Op::Remove),
         1 => Just(Op::Change),
@@ -71,13 +74,28 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<S
                 pop[first] = a;
                 pop[second] = b;
             }
+            Op::TestCrossover => {
+                let second = index(&mut rng, pop.len());
+                if pop[first].is_empty() || pop[second].is_empty() {
+                    continue;
+                }
+                let i = index(&mut rng, pop[first].len());
+                let j = index(&mut rng, pop[second].len());
+                let child = test_crossover(
+                    factory,
+                    &pop[first].tests[i].test,
+                    &pop[second].tests[j].test,
+                    &mut rng,
+                );
+                pop[first].tests[i].test = child.into();
+            }
             Op::MutateTest | Op::Remove | Op::Change | Op::Insert => {
                 let suite = &mut pop[first];
                 if suite.is_empty() {
                     continue;
                 }
                 let which = index(&mut rng, suite.len());
-                let test = &mut suite.tests[which].test;
+                let test = std::sync::Arc::make_mut(&mut suite.tests[which].test);
                 match o {
                     Op::MutateTest => {
                         mutate_test(factory, test, &mut rng).unwrap();

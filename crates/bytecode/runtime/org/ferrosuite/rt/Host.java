@@ -35,11 +35,21 @@ public final class Host {
     public static String[] stopThreads(Thread[] baseline, long graceMillis) {
         Map<Thread, Boolean> known = new IdentityHashMap<Thread, Boolean>();
         for (Thread t : baseline) known.put(t, Boolean.TRUE);
+        // Threads the JDK starts lazily outside the executor's group, such as "Common-Cleaner"
+        // (in the system group's InnocuousThreadGroup) the first time a class registers a
+        // cleaner: JDK infrastructure that lives as long as the JVM, not the test's. Test code
+        // starts its threads in the executor's group (main) or below. (Code that builds a
+        // ThreadGroup under the system group on purpose is not told apart.)
         Thread self = Thread.currentThread();
+        ThreadGroup tests = self.getThreadGroup();
         Thread[] now = threads();
         int started = 0;
         for (Thread t : now) {
-            if (t != self && !known.containsKey(t) && t.isAlive()) {
+            if (t == self || known.containsKey(t) || !t.isAlive()) continue;
+            ThreadGroup g = t.getThreadGroup();
+            if (g != null && !tests.parentOf(g)) {
+                known.put(t, Boolean.TRUE);
+            } else {
                 started++;
             }
         }

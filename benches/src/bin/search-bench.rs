@@ -1,0 +1,194 @@
+//! Scripted benchmark of the search (results go into BENCHMARKS.md).
+//!
+//! For each class, algorithm and seed: one search under a wall-time budget (or a statement
+//! budget), then a line with the branch goals covered (by ferrosuite's probes), all goals
+//! covered, tests and statements of the minimised suite, statements executed per second, and
+//! where the time went: the share of wall time the workers spent running tests (summed over
+//! workers, divided by the workers) and the share outside the host (search, fitness,
+//! bookkeeping). A JSON line per run follows the text line.
+//!
+//! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--seconds S |
+//! --statements N] [--workers W] [--timeout-ms T]` (needs `ferrosuite-worker` built:
+//! `cargo build --release -p ferrosuite-exec`). Classes are internal or binary names.
+// A measurement script: a bad argument or a failed start ends it with a message.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::cast_precision_loss
+)]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_cfg::Analyzer;
+use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
+use ferrosuite_fitness::{Criterion, GoalSet};
+use ferrosuite_search::engine::{AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, search};
+use ferrosuite_search::{Config, Factory};
+use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
+use ferrosuite_testcase::constants::harvest_nested;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+struct Args {
+    cp: String,
+    classes: Vec<String>,
+    algorithms: Vec<AlgorithmKind>,
+    seeds: u64,
+    budget: Budget,
+    workers: usize,
+    timeout: Duration,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        cp: String::new(),
+        classes: Vec::new(),
+        algorithms: Vec::new(),
+        seeds: 1,
+        budget: Budget::time(Duration::from_secs(10)),
+        workers: 1,
+        timeout: Duration::from_secs(3),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let v = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--cp" => a.cp = v,
+            "--class" => a.classes.push(v.replace('.', "/")),
+            "--algorithm" => a.algorithms.push(v.parse().unwrap()),
+            "--seeds" => a.seeds = v.parse().unwrap(),
+            "--seconds" => a.budget = Budget::time(Duration::from_secs_f64(v.parse().unwrap())),
+            "--statements" => a.budget = Budget::statements(v.parse().unwrap()),
+            "--workers" => a.workers = v.parse().unwrap(),
+            "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
+            _ => panic!("unknown flag {flag}"),
+        }
+    }
+    if a.algorithms.is_empty() {
+        a.algorithms = AlgorithmKind::ALL.to_vec();
+    }
+    a
+}
+
+fn main() {
+    let a = args();
+    let cp = ClassPath::parse(&format!("{}:jrt", a.cp)).unwrap();
+    let worker = WorkerProgram::locate().unwrap_or_else(|e| panic!("{e}"));
+    for class in &a.classes {
+        let analysis = match Analyzer::new(&cp, ferrosuite_cfg::Config::default()).class(class) {
+            Ok(x) => x,
+            Err(e) => {
+                println!("{class}: skipped: {e}");
+                continue;
+            }
+        };
+        let cluster = match TestCluster::build(&cp, class, &ClusterConfig::default()) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("{class}: skipped: {e}");
+                continue;
+            }
+        };
+        let constants = harvest_nested(&cp, class).unwrap();
+        for &algorithm in &a.algorithms {
+            for seed in 0..a.seeds {
+                let mut host = Host::start(HostConfig {
+                    classpath: a.cp.split(':').map(PathBuf::from).collect(),
+                    instrument: vec![class.clone()],
+                    workers: a.workers,
+                    timeout: a.timeout,
+                    worker: Some(worker.clone()),
+                    ..HostConfig::default()
+                })
+                .unwrap();
+                let goals = GoalSet::for_class(
+                    host.map(),
+                    ferrosuite_fitness::Config::default(),
+                    &analysis,
+                    cp.load(class).ok().as_deref(),
+                )
+                .unwrap();
+                let mut factory = match Factory::new(&cluster, constants.clone(), Config::default())
+                {
+                    Ok(f) => f,
+                    Err(e) => {
+                        println!("{class}: skipped: {e}");
+                        break;
+                    }
+                };
+                let mut eval = Evaluator::new(&mut host, goals, a.budget);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let config = EngineConfig {
+                    algorithm,
+                    ..EngineConfig::default()
+                };
+                let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        println!("{class} {algorithm} seed {seed}: error: {e}");
+                        continue;
+                    }
+                };
+                eprintln!(
+                    "  time: host {:.2} s, traces {:.2} s, suite fitness {:.2} s, total {:.2} s",
+                    r.in_host.as_secs_f64(),
+                    eval.in_traces().as_secs_f64(),
+                    eval.in_fitness().as_secs_f64(),
+                    r.elapsed.as_secs_f64()
+                );
+                let goals = eval.into_goals();
+                let stats = host.stats();
+                eprintln!(
+                    "  host: {} tests, {} timeouts, {} crashes, {} retirements, {} restarts",
+                    stats.tests, stats.timeouts, stats.crashes, stats.retirements, stats.restarts
+                );
+                let branch: Vec<_> = goals.goals_of(Criterion::Branch).map(|g| g.id).collect();
+                let covered_branches = branch.iter().filter(|g| r.covered.contains(g)).count();
+                let secs = r.elapsed.as_secs_f64();
+                #[allow(clippy::cast_precision_loss)]
+                let (sps, jvm_share, outside) = (
+                    r.usage.statements as f64 / secs,
+                    r.usage.test_micros as f64 / 1e6 / (secs * a.workers as f64),
+                    1.0 - (r.in_host.as_secs_f64() / secs).min(1.0),
+                );
+                #[allow(clippy::cast_precision_loss)]
+                let branch_cov = if branch.is_empty() {
+                    1.0
+                } else {
+                    covered_branches as f64 / branch.len() as f64
+                };
+                println!(
+                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} %",
+                    branch.len(),
+                    100.0 * branch_cov,
+                    r.covered.len(),
+                    r.goals,
+                    r.tests.len(),
+                    r.tests
+                        .iter()
+                        .map(ferrosuite_testcase::Test::len)
+                        .sum::<usize>(),
+                    r.usage.statements,
+                    r.usage.generations,
+                    100.0 * jvm_share,
+                    100.0 * outside,
+                );
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "class": class, "algorithm": algorithm.name(), "seed": seed,
+                        "branches": branch.len(), "branches_covered": covered_branches,
+                        "branch_coverage": branch_cov, "goals": r.goals,
+                        "goals_covered": r.covered.len(), "tests": r.tests.len(),
+                        "statements_executed": r.usage.statements, "seconds": secs,
+                        "statements_per_second": sps, "workers_busy": jvm_share,
+                        "outside_host": outside, "generations": r.usage.generations,
+                    })
+                );
+            }
+        }
+    }
+}

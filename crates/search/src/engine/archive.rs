@@ -1,0 +1,104 @@
+//! The archive: for every covered goal, the shortest test found that covers it.
+//!
+//! Every executed test is offered to the archive. A test replaces the one kept for a goal when
+//! it is shorter (ties keep the older test, so the archive only changes for a reason). The
+//! final suite of every algorithm is the archive's distinct tests, in the order of the goals
+//! they were kept for.
+//!
+//! ```
+//! use ferrosuite_search::engine::Archive;
+//! let archive = Archive::default();
+//! assert_eq!(archive.covered_count(), 0);
+//! assert!(archive.tests().is_empty());
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use ferrosuite_fitness::{GoalId, GoalSet, Trace};
+use ferrosuite_testcase::Test;
+
+use crate::suite::TestId;
+
+/// A kept test.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    /// Its id.
+    pub id: TestId,
+    /// The test.
+    pub test: Test,
+    /// Its trace.
+    pub trace: Arc<Trace>,
+}
+
+/// The best test per covered goal.
+#[derive(Debug, Clone, Default)]
+pub struct Archive {
+    best: BTreeMap<GoalId, Kept>,
+}
+
+impl Archive {
+    /// Offers an executed test; returns the goals it newly covered (goals covered before and
+    /// only made shorter are not counted). Lost tests (time-out, crash) are not kept.
+    pub fn offer(&mut self, goals: &GoalSet, id: TestId, test: &Test, trace: &Arc<Trace>) -> usize {
+        if trace.is_lost() {
+            return 0;
+        }
+        let mut new = 0;
+        for g in goals.covered(trace) {
+            match self.best.get(&g) {
+                Some(k) if k.test.len() <= test.len() => {}
+                prev => {
+                    if prev.is_none() {
+                        new += 1;
+                    }
+                    self.best.insert(
+                        g,
+                        Kept {
+                            id,
+                            test: test.clone(),
+                            trace: Arc::clone(trace),
+                        },
+                    );
+                }
+            }
+        }
+        new
+    }
+
+    /// Whether a goal is covered.
+    #[must_use]
+    pub fn covers(&self, goal: GoalId) -> bool {
+        self.best.contains_key(&goal)
+    }
+
+    /// Number of covered goals.
+    #[must_use]
+    pub fn covered_count(&self) -> usize {
+        self.best.len()
+    }
+
+    /// The covered goals, in id order.
+    pub fn covered(&self) -> impl Iterator<Item = GoalId> + '_ {
+        self.best.keys().copied()
+    }
+
+    /// The test kept for a goal.
+    #[must_use]
+    pub fn get(&self, goal: GoalId) -> Option<&Kept> {
+        self.best.get(&goal)
+    }
+
+    /// The distinct kept tests, in the order of the first goal each is kept for.
+    #[must_use]
+    pub fn tests(&self) -> Vec<&Kept> {
+        let mut seen = BTreeSet::new();
+        self.best.values().filter(|k| seen.insert(k.id)).collect()
+    }
+
+    /// Whether the test with this id is kept for some goal.
+    #[must_use]
+    pub fn keeps(&self, id: TestId) -> bool {
+        self.best.values().any(|k| k.id == id)
+    }
+}

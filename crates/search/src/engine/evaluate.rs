@@ -1,0 +1,252 @@
+//! Running tests and caching what fitness needs from them.
+//!
+//! The [`Evaluator`] owns the link to the execution host and the goal set. Tests are identified
+//! by their [`TestId`]: an operator that changes a test gives it a fresh id, so a test whose id
+//! already has a [`Trace`] is never run again (the whole-suite paper's "only re-execute tests
+//! that changed"). New tests of a generation go to the host in one batch, which the host spreads
+//! over its workers.
+//!
+//! It also keeps the books: statements executed, tests executed, fitness evaluations, the wall
+//! time spent inside the host (the rest is search, fitness and bookkeeping), and the exception
+//! goals discovered at run time.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ferrosuite_exec::Host;
+use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, Trace};
+use ferrosuite_testcase::Test;
+
+use super::budget::{Budget, Usage};
+use crate::error::Result;
+use crate::suite::TestId;
+
+/// Tests sent to the host at once.
+const SLICE: usize = 128;
+/// Tests sent at once after a slice took longer than [`SLOW_SLICE`].
+const SLICE_WHEN_SLOW: usize = 8;
+/// A slice slower than this makes the following ones small.
+const SLOW_SLICE: Duration = Duration::from_secs(1);
+
+/// Runs tests on a host and turns their results into cached traces.
+pub struct Evaluator<'h> {
+    host: &'h mut Host,
+    goals: GoalSet,
+    /// The probes of the classes' static initialisers, which every suite shares.
+    init: Trace,
+    cache: BTreeMap<TestId, Arc<Trace>>,
+    usage: Usage,
+    budget: Budget,
+    started: Instant,
+    in_host: Duration,
+    in_fitness: Duration,
+    in_traces: Duration,
+    new_goals: Vec<GoalId>,
+    frozen: bool,
+    after_deadline: Option<Instant>,
+}
+
+impl<'h> Evaluator<'h> {
+    /// An evaluator for `goals` (built from `host`'s probe map) under `budget`; the clock
+    /// starts now.
+    pub fn new(host: &'h mut Host, goals: GoalSet, budget: Budget) -> Self {
+        let init = Trace::from_probes(&host.ready().init_probes);
+        Evaluator {
+            host,
+            goals,
+            init,
+            cache: BTreeMap::new(),
+            usage: Usage::default(),
+            budget,
+            started: Instant::now(),
+            in_host: Duration::ZERO,
+            in_fitness: Duration::ZERO,
+            in_traces: Duration::ZERO,
+            new_goals: Vec::new(),
+            frozen: false,
+            after_deadline: None,
+        }
+    }
+
+    /// The goal set (it grows by the exception goals found at run time).
+    #[must_use]
+    pub fn goals(&self) -> &GoalSet {
+        &self.goals
+    }
+
+    /// Gives the goal set back (after the search).
+    #[must_use]
+    pub fn into_goals(self) -> GoalSet {
+        self.goals
+    }
+
+    /// The trace of class initialisation, shared by every suite.
+    #[must_use]
+    pub fn init_trace(&self) -> &Trace {
+        &self.init
+    }
+
+    /// Resources used so far.
+    #[must_use]
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// Mutable counters (algorithms count their generations and evaluations here).
+    pub fn usage_mut(&mut self) -> &mut Usage {
+        &mut self.usage
+    }
+
+    /// Wall time since the evaluator was created.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Wall time spent waiting for the host (executing tests, including IPC).
+    #[must_use]
+    pub fn in_host(&self) -> Duration {
+        self.in_host
+    }
+
+    /// Whether the budget is used up.
+    #[must_use]
+    pub fn exhausted(&self) -> bool {
+        self.budget.exhausted(&self.usage, self.elapsed())
+    }
+
+    /// The share of the budget used, in \[0, 1\].
+    #[must_use]
+    pub fn progress(&self) -> f64 {
+        self.budget.progress(&self.usage, self.elapsed())
+    }
+
+    /// The budget.
+    #[must_use]
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The cached trace of a test, if it ran.
+    #[must_use]
+    pub fn trace(&self, id: TestId) -> Option<&Arc<Trace>> {
+        self.cache.get(&id)
+    }
+
+    /// Runs the tests whose ids have no trace yet (in batches of up to 128, 8 once a batch took
+    /// over a second, in the given order; duplicate ids run once; during the search the batches
+    /// stop once the budget is spent)
+    /// and returns the ids that ran, with their traces. Exception goals that
+    /// appear are registered and can be taken with [`take_new_goals`](Self::take_new_goals).
+    pub fn run(&mut self, tests: &[(TestId, &Test)]) -> Result<Vec<(TestId, Arc<Trace>)>> {
+        let mut seen = std::collections::BTreeSet::new();
+        let todo: Vec<(TestId, &Test)> = tests
+            .iter()
+            .filter(|(id, _)| !self.cache.contains_key(id) && seen.insert(*id))
+            .copied()
+            .collect();
+        if todo.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::with_capacity(todo.len());
+        // In slices, so that a generation of slow tests (each up to the time limit) cannot
+        // overrun the budget by more than a slice; the tests of the slices not run get no
+        // trace. (Not after the search: minimisation runs to the end.)
+        let mut start = 0;
+        let mut size = SLICE;
+        while start < todo.len() {
+            if start > 0 && (!self.frozen && self.exhausted() || self.after_search_expired()) {
+                break;
+            }
+            let slice = &todo[start..(start + size).min(todo.len())];
+            start += slice.len();
+            let batch: Vec<Test> = slice.iter().map(|(_, t)| (*t).clone()).collect();
+            let t0 = Instant::now();
+            // Under a time budget the host stops starting tests when it runs out.
+            let deadline = if self.frozen {
+                self.after_deadline
+            } else {
+                self.budget.time.map(|t| self.started + t)
+            };
+            let results = self.host.run_until(&batch, false, deadline)?;
+            let took = t0.elapsed();
+            self.in_host += took;
+            // Slow tests (time-outs, hostile code): smaller slices, checked more often.
+            if took > SLOW_SLICE {
+                size = SLICE_WHEN_SLOW;
+            }
+            let t1 = Instant::now();
+            for ((id, test), result) in slice.iter().zip(&results) {
+                self.usage.statements += u64::from(result.executed);
+                self.usage.tests += 1;
+                self.usage.test_micros += result.micros;
+                let trace = Trace::from_result(&self.goals, test, result);
+                if !self.frozen {
+                    self.new_goals
+                        .extend(self.goals.register_exceptions(&trace));
+                }
+                let trace = Arc::new(trace);
+                self.cache.insert(*id, Arc::clone(&trace));
+                out.push((*id, trace));
+            }
+            self.in_traces += t1.elapsed();
+        }
+        Ok(out)
+    }
+
+    /// Stops registering exception goals (minimisation runs variants of the final tests: an
+    /// exception only a discarded variant throws must not become a goal).
+    pub fn freeze_goals(&mut self) {
+        self.frozen = true;
+        // Under a time budget, what follows the search (minimisation) gets a quarter of it
+        // more (at least 2 s): variants of slow tests must not make it unbounded.
+        self.after_deadline = self
+            .budget
+            .time
+            .map(|t| Instant::now() + (t / 4).max(Duration::from_secs(2)));
+    }
+
+    /// Whether the time after the search (see [`freeze_goals`](Self::freeze_goals)) is up.
+    #[must_use]
+    pub fn after_search_expired(&self) -> bool {
+        self.frozen && self.after_deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Exception goals registered since the last call.
+    pub fn take_new_goals(&mut self) -> Vec<GoalId> {
+        std::mem::take(&mut self.new_goals)
+    }
+
+    /// Whole-suite fitness of the tests with these ids (each must have run), class
+    /// initialisation included; counts one fitness evaluation.
+    pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
+        let t0 = Instant::now();
+        self.usage.evaluations += 1;
+        let mut traces: Vec<&Trace> = vec![&self.init];
+        traces.extend(
+            ids.into_iter()
+                .filter_map(|id| self.cache.get(&id).map(AsRef::as_ref)),
+        );
+        let f = self.goals.suite_fitness(&traces);
+        self.in_fitness += t0.elapsed();
+        f
+    }
+
+    /// Wall time spent turning results into traces (and registering exception goals).
+    #[must_use]
+    pub fn in_traces(&self) -> Duration {
+        self.in_traces
+    }
+
+    /// Wall time spent computing whole-suite fitness.
+    #[must_use]
+    pub fn in_fitness(&self) -> Duration {
+        self.in_fitness
+    }
+
+    /// Drops the cached traces of tests no longer needed.
+    pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
+        self.cache.retain(|id, _| keep(*id));
+    }
+}

@@ -1,0 +1,116 @@
+//! Suite minimisation (DESIGN 4.4): first statements, then tests.
+//!
+//! 1. Each test keeps the goals the archive kept it for. In rounds, every variant that drops one
+//!    statement (with the statements that use its value) runs in one batch; the shortest variant
+//!    that still covers all of the test's goals replaces it, until no statement can go.
+//! 2. Tests that add no goal are dropped: tests are considered from the one covering most goals
+//!    (then the shortest), and one is kept only if it covers a goal no kept test covers.
+//!
+//! Under a time budget, minimisation stops at a deadline (a quarter of the budget, at least
+//! 2 s, after the search) and keeps the tests as far as it got; with a statement budget it
+//! runs to the end, so the result stays reproducible.
+//!
+//! Example: `Stack s = new Stack(); int x = 3; s.push(x); int y = s.size;` kept for the goal
+//! "`push`: size >= values.length is false" loses `int y = s.size;` in the first round and
+//! nothing after it.
+
+use std::collections::BTreeSet;
+
+use ferrosuite_fitness::GoalId;
+use ferrosuite_testcase::Test;
+
+use super::{Archive, Evaluator};
+use crate::error::Result;
+use crate::suite::{TestId, TestIds};
+
+/// What minimisation did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Minimised {
+    /// Tests before and after.
+    pub tests: (usize, usize),
+    /// Statements before and after.
+    pub statements: (usize, usize),
+}
+
+/// Minimises the archive's tests; returns the tests, each still covering the goals it was kept
+/// for, and together every goal the archive covers.
+pub fn minimise(
+    eval: &mut Evaluator<'_>,
+    archive: &Archive,
+    ids: &mut TestIds,
+) -> Result<(Vec<Test>, Minimised)> {
+    let kept = archive.tests();
+    let mut report = Minimised {
+        tests: (kept.len(), 0),
+        statements: (kept.iter().map(|k| k.test.len()).sum(), 0),
+    };
+    // Goals per kept test (those the archive keeps it for).
+    let mut work: Vec<(Test, BTreeSet<GoalId>)> = kept
+        .iter()
+        .map(|k| {
+            let goals = archive
+                .covered()
+                .filter(|g| archive.get(*g).is_some_and(|b| b.id == k.id))
+                .collect();
+            (k.test.clone(), goals)
+        })
+        .collect();
+    for (test, goals) in &mut work {
+        loop {
+            // Under a time budget minimisation has a deadline; what is left stays as it is.
+            if eval.after_search_expired() {
+                break;
+            }
+            let variants: Vec<(TestId, Test)> = (0..test.len())
+                .rev()
+                .filter_map(|i| {
+                    let mut v = test.clone();
+                    (v.remove_with_dependents(i) > 0 && !v.is_empty()).then(|| (ids.fresh(), v))
+                })
+                .collect();
+            if variants.is_empty() {
+                break;
+            }
+            let refs: Vec<(TestId, &Test)> = variants.iter().map(|(i, t)| (*i, t)).collect();
+            eval.run(&refs)?;
+            let best = variants
+                .iter()
+                .filter(|(id, _)| {
+                    eval.trace(*id).is_some_and(|tr| {
+                        !tr.is_lost() && goals.iter().all(|g| eval.goals().is_covered(*g, tr))
+                    })
+                })
+                .min_by_key(|(_, t)| t.len());
+            match best {
+                Some((_, t)) => *test = t.clone(),
+                None => break,
+            }
+        }
+    }
+    // Redundant tests: greedy cover, most goals first.
+    let mut order: Vec<usize> = (0..work.len()).collect();
+    order.sort_by(|a, b| {
+        work[*b]
+            .1
+            .len()
+            .cmp(&work[*a].1.len())
+            .then(work[*a].0.len().cmp(&work[*b].0.len()))
+            .then(a.cmp(b))
+    });
+    let mut covered = BTreeSet::new();
+    let mut keep = vec![false; work.len()];
+    for i in order {
+        if work[i].1.iter().any(|g| !covered.contains(g)) {
+            covered.extend(work[i].1.iter().copied());
+            keep[i] = true;
+        }
+    }
+    let tests: Vec<Test> = work
+        .into_iter()
+        .zip(keep)
+        .filter_map(|((t, _), k)| k.then_some(t))
+        .collect();
+    report.tests.1 = tests.len();
+    report.statements.1 = tests.iter().map(Test::len).sum();
+    Ok((tests, report))
+}

@@ -1,0 +1,354 @@
+//! The search algorithms behind one interface, with their shared machinery.
+//!
+//! A search gets a [`Factory`] (the test cluster and the operators' parameters), an
+//! [`Evaluator`] (the execution host and the goals), a seeded RNG and a [`Budget`]; it offers
+//! every executed test to the [`Archive`], and its result is the archive's tests. The algorithms
+//! ([`AlgorithmKind`]):
+//!
+//! - **whole-suite GA** (Fraser & Arcuri, Algorithm 1): a population of suites evolved by suite
+//!   crossover and mutation under whole-suite fitness, rank selection, elitism, and bloat control
+//!   (an offspring longer than twice the best suite is replaced by its parent);
+//! - **MOSA** and **DynaMOSA** (Panichella et al.): a population of tests under one objective
+//!   per uncovered goal, preference sorting, non-dominated fronts and crowding distance;
+//!   DynaMOSA targets only the goals whose controlling branches are covered;
+//! - **random search**: random tests until the budget is spent (the baseline);
+//! - **single target**: one goal at a time, the budget shared among the goals and
+//!   redistributed after each round (the whole-suite paper's comparison).
+//!
+//! Each generation's new tests go to the host in one batch. With a statement budget only, the
+//! same class path, CUT and seed give the same suite (the engine's state depends only on the
+//! RNG and on execution results, which are deterministic).
+//!
+//! ```no_run
+//! # use ferrosuite_search::engine::{AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, search};
+//! # fn demo(factory: &mut ferrosuite_search::Factory<'_>, host: &mut ferrosuite_exec::Host,
+//! #         goals: ferrosuite_fitness::GoalSet) -> ferrosuite_search::Result<()> {
+//! use rand_chacha::{ChaCha8Rng, rand_core::SeedableRng};
+//! let mut eval = Evaluator::new(host, goals, Budget::statements(50_000));
+//! let mut rng = ChaCha8Rng::seed_from_u64(1);
+//! let config = EngineConfig { algorithm: AlgorithmKind::WholeSuite, ..EngineConfig::default() };
+//! let result = search(&config, factory, &mut eval, &mut rng, &mut Quiet)?;
+//! println!("{} of {} goals with {} tests", result.covered.len(), result.goals, result.tests.len());
+//! # Ok(()) }
+//! ```
+
+mod archive;
+mod budget;
+mod evaluate;
+mod minimise;
+mod mosa;
+mod random_search;
+mod single_target;
+mod whole_suite;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use ferrosuite_fitness::GoalId;
+use ferrosuite_testcase::Test;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+pub use archive::{Archive, Kept};
+pub use budget::{Budget, Usage};
+pub use evaluate::Evaluator;
+pub use minimise::{Minimised, minimise};
+
+use crate::error::{Error, Result};
+use crate::factory::Factory;
+use crate::suite::{TestId, TestIds};
+
+/// The search algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmKind {
+    /// The whole-suite GA (Fraser & Arcuri, Algorithm 1).
+    WholeSuite,
+    /// MOSA: one objective per uncovered goal (Panichella et al.).
+    Mosa,
+    /// DynaMOSA: MOSA with the goals activated along control dependence.
+    #[serde(rename = "dynamosa")]
+    DynaMosa,
+    /// Random tests, kept by the archive.
+    Random,
+    /// One goal at a time with budget redistribution (the whole-suite paper's baseline).
+    SingleTarget,
+}
+
+impl AlgorithmKind {
+    /// Every algorithm, in a fixed order.
+    pub const ALL: [AlgorithmKind; 5] = [
+        AlgorithmKind::WholeSuite,
+        AlgorithmKind::Mosa,
+        AlgorithmKind::DynaMosa,
+        AlgorithmKind::Random,
+        AlgorithmKind::SingleTarget,
+    ];
+
+    /// The name used on the command line and in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgorithmKind::WholeSuite => "whole-suite",
+            AlgorithmKind::Mosa => "mosa",
+            AlgorithmKind::DynaMosa => "dynamosa",
+            AlgorithmKind::Random => "random",
+            AlgorithmKind::SingleTarget => "single-target",
+        }
+    }
+}
+
+impl std::fmt::Display for AlgorithmKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AlgorithmKind {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        AlgorithmKind::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = AlgorithmKind::ALL.iter().map(|a| a.name()).collect();
+                Error::Config(format!(
+                    "unknown algorithm `{s}` (known: {})",
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
+/// Parameters of the algorithms (the operators' own are in [`Config`](crate::Config)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineConfig {
+    /// Which algorithm.
+    pub algorithm: AlgorithmKind,
+    /// Suites in the whole-suite GA's population (DESIGN 4.4: 80).
+    pub population: usize,
+    /// Tests in the population of MOSA and DynaMOSA (EvoSuite: 50).
+    pub test_population: usize,
+    /// Probability of crossover for a pair of parents (DESIGN 4.4: 0.75).
+    pub crossover_rate: f64,
+    /// Best individuals copied unchanged into the next generation.
+    pub elite: usize,
+    /// Minimise the final suite (statements, then redundant tests).
+    pub minimise: bool,
+    /// Rank selection bias in (1, 2] (EvoSuite's `rank_bias`: 1.7).
+    pub rank_bias: f64,
+    /// Bloat control: an offspring longer than this many times the best individual is not
+    /// accepted (whole-suite paper: 2).
+    pub bloat_factor: f64,
+    /// Random tests run per batch by random search.
+    pub random_batch: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            algorithm: AlgorithmKind::WholeSuite,
+            population: 80,
+            test_population: 50,
+            crossover_rate: 0.75,
+            elite: 1,
+            minimise: true,
+            rank_bias: 1.7,
+            bloat_factor: 2.0,
+            random_batch: 50,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Checks the parameters.
+    pub fn validate(&self) -> Result<()> {
+        if self.population < 2 {
+            return Err(Error::Config("population: at least 2".into()));
+        }
+        if self.test_population < 2 {
+            return Err(Error::Config("test_population: at least 2".into()));
+        }
+        if !(0.0..=1.0).contains(&self.crossover_rate) {
+            return Err(Error::Config("crossover_rate: in [0, 1]".into()));
+        }
+        if self.elite >= self.population {
+            return Err(Error::Config("elite: below the population size".into()));
+        }
+        if !(self.rank_bias > 1.0 && self.rank_bias <= 2.0) {
+            return Err(Error::Config("rank_bias: in (1, 2]".into()));
+        }
+        if self.bloat_factor < 1.0 {
+            return Err(Error::Config("bloat_factor: at least 1".into()));
+        }
+        if self.random_batch == 0 {
+            return Err(Error::Config("random_batch: at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A progress report, after each generation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Progress {
+    /// The algorithm.
+    pub algorithm: AlgorithmKind,
+    /// Resources used.
+    pub usage: Usage,
+    /// Goals covered by the archive.
+    pub covered: usize,
+    /// Goals known (grows with exception goals).
+    pub goals: usize,
+    /// Best fitness of the population (whole-suite fitness for the GA), if the algorithm has
+    /// one.
+    pub best_fitness: Option<f64>,
+    /// Share of the budget used, in \[0, 1\].
+    pub budget_used: f64,
+    /// Wall time so far.
+    pub elapsed: Duration,
+}
+
+/// Receives progress reports (statistics, progress bars). Closures taking a [`Progress`] are
+/// observers.
+pub trait Observer {
+    /// Called after each generation.
+    fn generation(&mut self, progress: &Progress);
+}
+
+impl<F: FnMut(&Progress)> Observer for F {
+    fn generation(&mut self, progress: &Progress) {
+        self(progress);
+    }
+}
+
+/// An observer that ignores every report.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Quiet;
+
+impl Observer for Quiet {
+    fn generation(&mut self, _: &Progress) {}
+}
+
+/// What a search produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    /// The algorithm.
+    pub algorithm: AlgorithmKind,
+    /// The archive's tests (one per covered goal at most, shortest found), minimised when
+    /// configured.
+    pub tests: Vec<Test>,
+    /// What minimisation did (`None` when it was off).
+    pub minimised: Option<Minimised>,
+    /// Goals covered by those tests.
+    pub covered: Vec<GoalId>,
+    /// Goals known at the end.
+    pub goals: usize,
+    /// Resources used by the search (minimisation not included).
+    pub usage: Usage,
+    /// Wall time of the search (minimisation not included).
+    pub elapsed: Duration,
+    /// Wall time spent in the execution host (minimisation included).
+    pub in_host: Duration,
+}
+
+/// State shared by the algorithms during one search.
+pub(crate) struct Run<'a, 'f, 'h> {
+    pub factory: &'a mut Factory<'f>,
+    pub eval: &'a mut Evaluator<'h>,
+    pub rng: &'a mut ChaCha8Rng,
+    pub archive: Archive,
+    pub ids: TestIds,
+    pub config: &'a EngineConfig,
+    observer: &'a mut dyn Observer,
+}
+
+impl Run<'_, '_, '_> {
+    /// Runs tests not run before and offers them to the archive.
+    pub fn execute(&mut self, tests: &[(TestId, &Test)]) -> Result<()> {
+        for (id, trace) in self.eval.run(tests)? {
+            if let Some((_, t)) = tests.iter().find(|(i, _)| *i == id) {
+                self.archive.offer(self.eval.goals(), id, t, &trace);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether every known goal is covered.
+    pub fn all_covered(&self) -> bool {
+        self.archive.covered_count() >= self.eval.goals().goals().len()
+    }
+
+    /// Whether to stop: budget spent or nothing left to cover.
+    pub fn done(&self) -> bool {
+        self.eval.exhausted() || self.all_covered()
+    }
+
+    /// Counts a generation and reports progress.
+    pub fn generation(&mut self, best_fitness: Option<f64>) {
+        self.eval.usage_mut().generations += 1;
+        let p = Progress {
+            algorithm: self.config.algorithm,
+            usage: self.eval.usage(),
+            covered: self.archive.covered_count(),
+            goals: self.eval.goals().goals().len(),
+            best_fitness,
+            budget_used: self.eval.progress(),
+            elapsed: self.eval.elapsed(),
+        };
+        self.observer.generation(&p);
+    }
+}
+
+/// Runs the configured algorithm until the budget is spent or every goal is covered.
+pub fn search(
+    config: &EngineConfig,
+    factory: &mut Factory<'_>,
+    eval: &mut Evaluator<'_>,
+    rng: &mut ChaCha8Rng,
+    observer: &mut dyn Observer,
+) -> Result<SearchResult> {
+    config.validate()?;
+    factory.config().validate()?;
+    let mut run = Run {
+        factory,
+        eval,
+        rng,
+        archive: Archive::default(),
+        ids: TestIds::new(),
+        config,
+        observer,
+    };
+    match config.algorithm {
+        AlgorithmKind::WholeSuite => whole_suite::run(&mut run)?,
+        AlgorithmKind::Mosa => mosa::run(&mut run, false)?,
+        AlgorithmKind::DynaMosa => mosa::run(&mut run, true)?,
+        AlgorithmKind::Random => random_search::run(&mut run)?,
+        AlgorithmKind::SingleTarget => single_target::run(&mut run)?,
+    }
+    let search_usage = run.eval.usage();
+    let search_elapsed = run.eval.elapsed();
+    run.eval.freeze_goals();
+    let (tests, minimised) = if config.minimise {
+        let (t, m) = minimise(run.eval, &run.archive, &mut run.ids)?;
+        (t, Some(m))
+    } else {
+        let t = run
+            .archive
+            .tests()
+            .into_iter()
+            .map(|k| k.test.clone())
+            .collect();
+        (t, None)
+    };
+    Ok(SearchResult {
+        algorithm: config.algorithm,
+        tests,
+        minimised,
+        covered: run.archive.covered().collect(),
+        goals: run.eval.goals().goals().len(),
+        usage: search_usage,
+        elapsed: search_elapsed,
+        in_host: run.eval.in_host(),
+    })
+}

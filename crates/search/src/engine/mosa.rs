@@ -1,0 +1,332 @@
+//! MOSA and DynaMOSA (Panichella, Kifetew and Tonella): many-objective search over tests, one
+//! objective per uncovered goal.
+//!
+//! A generation breeds as many offspring as the population holds (binary tournaments on rank
+//! and crowding distance, single-point test crossover with probability `crossover_rate`, test
+//! mutation), runs them in one batch, and selects the next population from parents and
+//! offspring by *preference sorting*:
+//!
+//! 1. front 0: for each uncovered goal, the test closest to it (ties: the shortest);
+//! 2. the other tests in non-dominated fronts over the uncovered goals' fitness
+//!    (approach level + ν(branch distance)), fronts filled in order, the last one cut by
+//!    crowding distance.
+//!
+//! Covered goals leave the objectives (the archive keeps their shortest test). DynaMOSA only
+//! targets *active* goals: at first those the goal hierarchy starts with (branches controlled by
+//! method entries, plus line, method and exception goals); covering a goal activates the goals
+//! it controls, so the objectives grow along control dependence instead of all at once.
+//!
+//! Example: for `if (a) { if (b) X }`, DynaMOSA starts with `a`'s two branches; only once a test
+//! takes `a`'s true branch do `b`'s branches become objectives.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use ferrosuite_fitness::GoalId;
+use ferrosuite_testcase::Test;
+
+use super::Run;
+use crate::crossover::test_crossover;
+use crate::error::Result;
+use crate::mutation::mutate_test;
+use crate::random::{Rng, chance, index};
+use crate::suite::TestId;
+
+#[derive(Clone)]
+struct Member {
+    id: TestId,
+    test: Arc<Test>,
+    rank: usize,
+    crowding: f64,
+}
+
+/// Whether `a` dominates `b` (no worse on every objective, better on one).
+fn dominates(a: &[f64], b: &[f64]) -> bool {
+    let mut better = false;
+    for (x, y) in a.iter().zip(b) {
+        if x > y {
+            return false;
+        }
+        if x < y {
+            better = true;
+        }
+    }
+    better
+}
+
+/// Fast non-dominated sorting: the fronts, as indices into `vectors`.
+fn non_dominated_fronts(vectors: &[Vec<f64>], members: &[usize]) -> Vec<Vec<usize>> {
+    let n = members.len();
+    let mut dominated_by = vec![0usize; n];
+    let mut dominates_list: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (vi, vj) = (&vectors[members[i]], &vectors[members[j]]);
+            if dominates(vi, vj) {
+                dominates_list[i].push(j);
+                dominated_by[j] += 1;
+            } else if dominates(vj, vi) {
+                dominates_list[j].push(i);
+                dominated_by[i] += 1;
+            }
+        }
+    }
+    let mut fronts = Vec::new();
+    let mut current: Vec<usize> = (0..n).filter(|i| dominated_by[*i] == 0).collect();
+    while !current.is_empty() {
+        let mut next = Vec::new();
+        for &i in &current {
+            for &j in &dominates_list[i] {
+                dominated_by[j] -= 1;
+                if dominated_by[j] == 0 {
+                    next.push(j);
+                }
+            }
+        }
+        next.sort_unstable();
+        fronts.push(current.iter().map(|i| members[*i]).collect());
+        current = next;
+    }
+    fronts
+}
+
+/// Crowding distance of each member of a front (boundary members: infinity).
+#[allow(clippy::needless_range_loop)]
+fn crowding(vectors: &[Vec<f64>], front: &[usize]) -> Vec<f64> {
+    let mut d = vec![0.0; front.len()];
+    let objectives = vectors.first().map_or(0, Vec::len);
+    for k in 0..objectives {
+        let mut order: Vec<usize> = (0..front.len()).collect();
+        order.sort_by(|a, b| vectors[front[*a]][k].total_cmp(&vectors[front[*b]][k]));
+        let (Some(&lo), Some(&hi)) = (order.first(), order.last()) else {
+            continue;
+        };
+        let (min, max) = (vectors[front[lo]][k], vectors[front[hi]][k]);
+        d[lo] = f64::INFINITY;
+        d[hi] = f64::INFINITY;
+        if max > min {
+            for w in order.windows(3) {
+                d[w[1]] += (vectors[front[w[2]]][k] - vectors[front[w[0]]][k]) / (max - min);
+            }
+        }
+    }
+    d
+}
+
+/// Binary tournament: lower rank wins, then larger crowding distance.
+fn tournament<'m, R: Rng + ?Sized>(pop: &'m [Member], rng: &mut R) -> &'m Member {
+    let a = &pop[index(rng, pop.len())];
+    let b = &pop[index(rng, pop.len())];
+    match a.rank.cmp(&b.rank) {
+        Ordering::Less => a,
+        Ordering::Greater => b,
+        Ordering::Equal => {
+            if b.crowding > a.crowding {
+                b
+            } else {
+                a
+            }
+        }
+    }
+}
+
+/// Adds to `active` the goals that covering `goal` activates, through covered goals too.
+fn activate(run: &Run<'_, '_, '_>, goal: GoalId, active: &mut BTreeSet<GoalId>) {
+    let mut stack = vec![goal];
+    let mut seen = BTreeSet::new();
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        for &c in run.eval.goals().activated_by(g) {
+            active.insert(c);
+            if run.archive.covers(c) {
+                stack.push(c);
+            }
+        }
+    }
+}
+
+pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
+    let config = run.config.clone();
+    let m = config.test_population;
+    // DynaMOSA's active goals (MOSA: every goal).
+    let mut active: BTreeSet<GoalId> = if dynamic {
+        run.eval.goals().initial_goals().iter().copied().collect()
+    } else {
+        run.eval.goals().goals().iter().map(|g| g.id).collect()
+    };
+    let mut pop: Vec<Member> = Vec::with_capacity(m);
+    for _ in 0..m {
+        match run.factory.random_test(run.rng) {
+            Ok(test) => pop.push(Member {
+                id: run.ids.fresh(),
+                test: Arc::new(test),
+                rank: 0,
+                crowding: 0.0,
+            }),
+            Err(crate::Error::Construction { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut activated: BTreeSet<GoalId> = BTreeSet::new();
+    let mut first = true;
+    loop {
+        let offspring: Vec<Member> = if first {
+            first = false;
+            Vec::new()
+        } else {
+            let mut q = Vec::with_capacity(m);
+            while q.len() < m {
+                let p1 = tournament(&pop, run.rng);
+                let p2 = tournament(&pop, run.rng);
+                let (mut o1, mut o2) = if chance(run.rng, config.crossover_rate) {
+                    (
+                        test_crossover(run.factory, &p1.test, &p2.test, run.rng),
+                        test_crossover(run.factory, &p2.test, &p1.test, run.rng),
+                    )
+                } else {
+                    (Test::clone(&p1.test), Test::clone(&p2.test))
+                };
+                mutate_test(run.factory, &mut o1, run.rng)?;
+                mutate_test(run.factory, &mut o2, run.rng)?;
+                for (o, p) in [(o1, p1), (o2, p2)] {
+                    if o.is_empty() {
+                        continue;
+                    }
+                    let (id, test) = if o == *p.test {
+                        (p.id, Arc::clone(&p.test))
+                    } else {
+                        (run.ids.fresh(), Arc::new(o))
+                    };
+                    q.push(Member {
+                        id,
+                        test,
+                        rank: 0,
+                        crowding: 0.0,
+                    });
+                }
+            }
+            q
+        };
+        let all: Vec<Member> = pop.iter().cloned().chain(offspring).collect();
+        let refs: Vec<(TestId, &Test)> = all.iter().map(|t| (t.id, &*t.test)).collect();
+        let before: BTreeSet<GoalId> = run.archive.covered().collect();
+        run.execute(&refs)?;
+        run.eval.usage_mut().evaluations += refs.len() as u64;
+        // New exception goals are covered by the test that found them; DynaMOSA activates
+        // what newly covered goals control.
+        let new_goals = run.eval.take_new_goals();
+        if !dynamic {
+            active.extend(new_goals);
+        }
+        if dynamic {
+            let newly: Vec<GoalId> = run
+                .archive
+                .covered()
+                .filter(|g| !before.contains(g) && activated.insert(*g))
+                .collect();
+            for g in newly {
+                activate(run, g, &mut active);
+            }
+        }
+        let objectives: Vec<GoalId> = active
+            .iter()
+            .copied()
+            .filter(|g| !run.archive.covers(*g))
+            .collect();
+        pop = select(run, all, &objectives, m);
+        let keep: BTreeSet<TestId> = pop.iter().map(|t| t.id).collect();
+        run.eval.retain(|id| keep.contains(&id));
+        run.generation(None);
+        if run.done() || objectives.is_empty() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Preference sorting and crowding distance: the next population of `m` from `all`.
+#[allow(clippy::needless_range_loop)]
+fn select(
+    run: &Run<'_, '_, '_>,
+    mut all: Vec<Member>,
+    objectives: &[GoalId],
+    m: usize,
+) -> Vec<Member> {
+    // Duplicates (same id) count once.
+    let mut seen = BTreeSet::new();
+    all.retain(|t| seen.insert(t.id));
+    let goals = run.eval.goals();
+    let vectors: Vec<Vec<f64>> = all
+        .iter()
+        .map(|t| match run.eval.trace(t.id) {
+            Some(trace) => goals.fitness_vector(objectives, trace),
+            None => vec![f64::INFINITY; objectives.len()],
+        })
+        .collect();
+    let mut fronts: Vec<Vec<usize>> = Vec::new();
+    // Front 0: the best test for each objective (ties: shortest, then first).
+    let mut best: BTreeSet<usize> = BTreeSet::new();
+    for k in 0..objectives.len() {
+        let pick = (0..all.len()).min_by(|a, b| {
+            vectors[*a][k]
+                .total_cmp(&vectors[*b][k])
+                .then(all[*a].test.len().cmp(&all[*b].test.len()))
+        });
+        if let Some(i) = pick {
+            best.insert(i);
+        }
+    }
+    let rest: Vec<usize> = (0..all.len()).filter(|i| !best.contains(i)).collect();
+    if !best.is_empty() {
+        fronts.push(best.into_iter().collect());
+    }
+    fronts.extend(non_dominated_fronts(&vectors, &rest));
+    let mut next = Vec::with_capacity(m);
+    for (rank, front) in fronts.iter().enumerate() {
+        if next.len() >= m {
+            break;
+        }
+        let d = crowding(&vectors, front);
+        let mut order: Vec<usize> = (0..front.len()).collect();
+        if next.len() + front.len() > m {
+            order.sort_by(|a, b| d[*b].total_cmp(&d[*a]).then(a.cmp(b)));
+        }
+        for i in order {
+            if next.len() >= m {
+                break;
+            }
+            let mut t = all[front[i]].clone();
+            t.rank = rank;
+            t.crowding = d[i];
+            next.push(t);
+        }
+    }
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{crowding, dominates, non_dominated_fronts};
+
+    #[test]
+    fn dominance_and_fronts() {
+        let v = vec![
+            vec![0.0, 1.0],
+            vec![1.0, 0.0],
+            vec![1.0, 1.0],
+            vec![2.0, 2.0],
+            vec![0.5, 0.5],
+        ];
+        assert!(dominates(&v[4], &v[2]));
+        assert!(!dominates(&v[0], &v[1]));
+        assert!(!dominates(&v[2], &v[2]));
+        let fronts = non_dominated_fronts(&v, &[0, 1, 2, 3, 4]);
+        assert_eq!(fronts, vec![vec![0, 1, 4], vec![2], vec![3]]);
+        let d = crowding(&v, &[0, 1, 4]);
+        assert!(d[0].is_infinite() && d[1].is_infinite());
+        assert!((d[2] - 2.0).abs() < 1e-9, "{d:?}");
+    }
+}

@@ -1,0 +1,143 @@
+//! The single-target baseline of the whole-suite paper (Section IV-B): one goal at a time.
+//!
+//! For |B| uncovered goals and a remaining budget X, each goal gets X/|B| (statements when a
+//! statement budget is set, otherwise wall time or evaluations). A goal's search is a GA over
+//! tests minimising that goal's fitness (approach level + ν(branch distance)): rank selection,
+//! single-point test crossover, test mutation, elitism. It ends when the goal is covered (by
+//! any test: collateral coverage counts, the archive sees every test) or its share is spent;
+//! the budget left over after a round is shared again among the goals still uncovered, until
+//! the whole budget is spent.
+
+use ferrosuite_fitness::GoalId;
+use ferrosuite_testcase::Test;
+
+use super::Run;
+use super::whole_suite::rank_index;
+use crate::crossover::test_crossover;
+use crate::error::{Error, Result};
+use crate::mutation::mutate_test;
+use crate::random::{chance, unit};
+use crate::suite::TestId;
+
+/// What a goal's share is measured in.
+#[derive(Clone, Copy)]
+enum Resource {
+    Statements,
+    Seconds,
+    Evaluations,
+}
+
+fn used(run: &Run<'_, '_, '_>, r: Resource) -> f64 {
+    let u = run.eval.usage();
+    #[allow(clippy::cast_precision_loss)]
+    match r {
+        Resource::Statements => u.statements as f64,
+        Resource::Seconds => run.eval.elapsed().as_secs_f64(),
+        Resource::Evaluations => u.evaluations as f64,
+    }
+}
+
+pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+    let budget = *run.eval.budget();
+    #[allow(clippy::cast_precision_loss)]
+    let (resource, total) = if let Some(s) = budget.statements {
+        (Resource::Statements, s as f64)
+    } else if let Some(t) = budget.time {
+        (Resource::Seconds, t.as_secs_f64())
+    } else if let Some(e) = budget.evaluations {
+        (Resource::Evaluations, e as f64)
+    } else {
+        return Err(Error::Config(
+            "the single-target search shares a budget among goals: set a time, statement or evaluation budget".into(),
+        ));
+    };
+    let config = run.config.clone();
+    while !run.done() {
+        let uncovered: Vec<GoalId> = run
+            .eval
+            .goals()
+            .goals()
+            .iter()
+            .map(|g| g.id)
+            .filter(|g| !run.archive.covers(*g))
+            .collect();
+        if uncovered.is_empty() {
+            break;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let share = ((total - used(run, resource)) / uncovered.len() as f64).max(0.0);
+        for goal in uncovered {
+            if run.done() {
+                break;
+            }
+            if run.archive.covers(goal) {
+                continue;
+            }
+            let limit = used(run, resource) + share;
+            target(run, goal, resource, limit, &config)?;
+        }
+    }
+    Ok(())
+}
+
+/// A GA over tests for one goal, until it is covered, `limit` is reached or the budget is
+/// spent.
+fn target(
+    run: &mut Run<'_, '_, '_>,
+    goal: GoalId,
+    resource: Resource,
+    limit: f64,
+    config: &super::EngineConfig,
+) -> Result<()> {
+    let n = config.test_population;
+    let mut pop: Vec<(TestId, Test, f64)> = Vec::with_capacity(n);
+    let mut fresh = Vec::with_capacity(n);
+    for _ in 0..n {
+        match run.factory.random_test(run.rng) {
+            Ok(t) => fresh.push((run.ids.fresh(), t)),
+            Err(Error::Construction { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    loop {
+        let refs: Vec<(TestId, &Test)> = fresh.iter().map(|(i, t)| (*i, t)).collect();
+        run.execute(&refs)?;
+        run.eval.usage_mut().evaluations += refs.len() as u64;
+        for (id, t) in fresh.drain(..) {
+            let f = run
+                .eval
+                .trace(id)
+                .map_or(f64::INFINITY, |tr| run.eval.goals().fitness(goal, tr));
+            pop.push((id, t, f));
+        }
+        pop.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.1.len().cmp(&b.1.len())));
+        pop.truncate(n);
+        let keep: std::collections::BTreeSet<TestId> = pop.iter().map(|p| p.0).collect();
+        let archive = &run.archive;
+        run.eval
+            .retain(|id| keep.contains(&id) || archive.keeps(id));
+        run.generation(pop.first().map(|p| p.2));
+        if run.archive.covers(goal) || run.done() || used(run, resource) >= limit || pop.is_empty()
+        {
+            break;
+        }
+        // Elitism: the best test stays; the rest of the next generation is bred.
+        let mut attempts = 0;
+        while fresh.len() + 1 < n && attempts < 10 * n {
+            attempts += 1;
+            let i = rank_index(pop.len(), config.rank_bias, unit(run.rng));
+            let j = rank_index(pop.len(), config.rank_bias, unit(run.rng));
+            let mut o = if chance(run.rng, config.crossover_rate) {
+                test_crossover(run.factory, &pop[i].1, &pop[j].1, run.rng)
+            } else {
+                pop[i].1.clone()
+            };
+            mutate_test(run.factory, &mut o, run.rng)?;
+            if !o.is_empty() && o != pop[i].1 {
+                fresh.push((run.ids.fresh(), o));
+            }
+        }
+        pop.truncate(1);
+    }
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! The whole-suite GA: Algorithm 1 of Fraser & Arcuri, *Evolutionary Generation of Whole Test
+//! Suites*.
+//!
+//! Individuals are suites; fitness is the whole-suite fitness (lower is better). Each
+//! generation starts with the elite; then, until the new population is full, two parents are
+//! chosen by rank selection, crossed over with probability `crossover_rate` (α split), and
+//! both offspring mutated (suite mutation). The offspring replace their parents when the better
+//! offspring is fitter than the better parent, or as fit and not longer in total; an accepted
+//! offspring longer than `bloat_factor` times the best individual is replaced by its parent
+//! (bloat control). All offspring of a generation are evaluated together: their new tests go
+//! to the host in one batch.
+//!
+//! Rank selection (Whitley's linear ranking, as EvoSuite does it): with the population sorted
+//! best first, bias b and r uniform in \[0, 1), the chosen index is
+//! `N · (b − √(b² − 4(b − 1)r)) / (2(b − 1))`; with b = 1.7 the best individual is chosen 1.7
+//! times as often as the median one.
+
+use std::cmp::Ordering;
+
+use ferrosuite_testcase::Test;
+
+use super::Run;
+use crate::error::Result;
+use crate::random::{chance, unit};
+use crate::suite::{Suite, TestId, crossover, mutate_suite, random_suite};
+
+#[derive(Clone)]
+struct Individual {
+    suite: Suite,
+    fitness: f64,
+    length: usize,
+    complete: bool,
+}
+
+fn better(a: &Individual, b: &Individual) -> Ordering {
+    a.fitness
+        .total_cmp(&b.fitness)
+        .then(a.length.cmp(&b.length))
+}
+
+/// Index chosen by linear rank selection from a population of `n` sorted best first.
+pub(crate) fn rank_index(n: usize, bias: f64, r: f64) -> usize {
+    #[allow(clippy::cast_precision_loss)]
+    let nf = n as f64;
+    let x = nf * (bias - (bias * bias - 4.0 * (bias - 1.0) * r).sqrt()) / (2.0 * (bias - 1.0));
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let i = x.max(0.0) as usize;
+    i.min(n.saturating_sub(1))
+}
+
+/// Runs the suites' tests that have no trace yet (one batch) and scores the suites.
+fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individual>> {
+    let todo: Vec<(TestId, &Test)> = suites
+        .iter()
+        .flat_map(|s| s.tests.iter())
+        .filter(|t| run.eval.trace(t.id).is_none())
+        .map(|t| (t.id, &*t.test))
+        .collect();
+    run.execute(&todo)?;
+    Ok(suites
+        .into_iter()
+        .map(|mut suite| {
+            suite.mark_executed();
+            let f = run.eval.suite_fitness(suite.tests.iter().map(|t| t.id));
+            Individual {
+                fitness: f.total,
+                length: suite.length(),
+                complete: f.complete(),
+                suite,
+            }
+        })
+        .collect())
+}
+
+pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+    let config = run.config.clone();
+    let mut suites = Vec::with_capacity(config.population);
+    for _ in 0..config.population {
+        suites.push(random_suite(run.factory, &mut run.ids, run.rng)?);
+    }
+    let mut pop = evaluate(run, suites)?;
+    pop.sort_by(better);
+    run.generation(pop.first().map(|b| b.fitness));
+    while !run.done() && !pop.first().is_some_and(|b| b.complete) {
+        let best_length = pop.first().map_or(1, |b| b.length.max(1));
+        let mut next: Vec<Individual> = pop.iter().take(config.elite).cloned().collect();
+        let mut parents = Vec::new();
+        let mut offspring = Vec::new();
+        while next.len() + offspring.len() < config.population {
+            let i = rank_index(pop.len(), config.rank_bias, unit(run.rng));
+            let j = rank_index(pop.len(), config.rank_bias, unit(run.rng));
+            let (mut o1, mut o2) = if chance(run.rng, config.crossover_rate) {
+                crossover(&pop[i].suite, &pop[j].suite, run.factory.config(), run.rng)
+            } else {
+                (pop[i].suite.clone(), pop[j].suite.clone())
+            };
+            mutate_suite(run.factory, &mut o1, &mut run.ids, run.rng)?;
+            mutate_suite(run.factory, &mut o2, &mut run.ids, run.rng)?;
+            parents.push((i, j));
+            offspring.push(o1);
+            offspring.push(o2);
+        }
+        let scored = evaluate(run, offspring)?;
+        #[allow(clippy::cast_precision_loss)]
+        let max_length = config.bloat_factor * best_length as f64;
+        for ((i, j), pair) in parents.into_iter().zip(scored.chunks(2)) {
+            let (p1, p2) = (&pop[i], &pop[j]);
+            let [o1, o2] = pair else { continue };
+            let f_parents = p1.fitness.min(p2.fitness);
+            let f_offspring = o1.fitness.min(o2.fitness);
+            let accept = f_offspring < f_parents
+                || (f_offspring <= f_parents && o1.length + o2.length <= p1.length + p2.length);
+            if accept {
+                for (o, p) in [(o1, p1), (o2, p2)] {
+                    #[allow(clippy::cast_precision_loss)]
+                    let bloated = o.length as f64 > max_length;
+                    next.push(if bloated { p.clone() } else { o.clone() });
+                }
+            } else {
+                next.push(p1.clone());
+                next.push(p2.clone());
+            }
+        }
+        next.truncate(config.population);
+        next.sort_by(better);
+        pop = next;
+        let keep: std::collections::BTreeSet<TestId> = pop
+            .iter()
+            .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id))
+            .collect();
+        run.eval.retain(|id| keep.contains(&id));
+        run.generation(pop.first().map(|b| b.fitness));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_index;
+
+    #[test]
+    fn rank_selection_prefers_the_front_and_stays_in_range() {
+        let n = 80;
+        let mut counts = vec![0usize; n];
+        for k in 0..10_000 {
+            let r = f64::from(k) / 10_000.0;
+            counts[rank_index(n, 1.7, r)] += 1;
+        }
+        assert_eq!(counts.iter().sum::<usize>(), 10_000);
+        assert!(counts[0] > counts[n / 2] && counts[n / 2] > counts[n - 1]);
+        // b = 1.7: the best is chosen about 1.7 / 1.0 as often as the median.
+        let ratio = counts[0] as f64 / counts[n / 2] as f64;
+        assert!((1.4..2.0).contains(&ratio), "{ratio}");
+        assert_eq!(rank_index(n, 1.7, 0.0), 0);
+        assert_eq!(rank_index(n, 1.7, 0.999_999), n - 1);
+        assert_eq!(rank_index(1, 1.7, 0.5), 0);
+    }
+}

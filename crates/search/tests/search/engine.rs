@@ -1,0 +1,223 @@
+//! The algorithms on the whole-suite paper's `Stack`, through the real execution host: every
+//! feasible goal is covered, the infeasible branch is reported uncovered, and a statement budget
+//! with a seed gives the same suite twice.
+
+use ferrosuite_cfg::Analyzer;
+use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
+use ferrosuite_fitness::{Criterion, GoalSet, Trace};
+use ferrosuite_search::Config;
+use ferrosuite_search::engine::{
+    AlgorithmKind, Budget, EngineConfig, Evaluator, Progress, SearchResult, search,
+};
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::common::{Subject, fixture_cp, fixtures};
+
+const STACK: &str = "examples/Stack";
+
+/// The worker program, or `None` (with a note) when it is not built and not required.
+fn worker() -> Option<WorkerProgram> {
+    match WorkerProgram::locate() {
+        Ok(w) => Some(w),
+        Err(e) => {
+            assert!(
+                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
+                "{e}"
+            );
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+fn stack_search(
+    algorithm: AlgorithmKind,
+    seed: u64,
+    budget: Budget,
+    config: Config,
+) -> Option<(SearchResult, GoalSet)> {
+    let mut host = Host::start(HostConfig {
+        classpath: vec![fixtures().clone()],
+        instrument: vec![STACK.into()],
+        worker: Some(worker()?),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let cp = fixture_cp();
+    let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
+        .class(STACK)
+        .unwrap();
+    let goals = GoalSet::for_class(
+        host.map(),
+        ferrosuite_fitness::Config::default(),
+        &analysis,
+        Some(&cp.load(STACK).unwrap()),
+    )
+    .unwrap();
+    let subject = Subject::build(cp, STACK);
+    let mut factory = subject.factory(config);
+    let mut eval = Evaluator::new(&mut host, goals, budget);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let config = EngineConfig {
+        algorithm,
+        ..EngineConfig::default()
+    };
+    let mut generations = 0u64;
+    let mut observer = |p: &Progress| {
+        generations += 1;
+        assert!(p.covered <= p.goals);
+    };
+    let result = search(&config, &mut factory, &mut eval, &mut rng, &mut observer).unwrap();
+    assert_eq!(generations, result.usage.generations);
+    let goals = eval.into_goals();
+    // The minimised suite, run again, covers exactly what the search reports.
+    let m = result.minimised.unwrap();
+    assert!(
+        m.tests.1 <= m.tests.0 && m.statements.1 <= m.statements.0,
+        "{m:?}"
+    );
+    let results = host.run(&result.tests, false).unwrap();
+    let mut covered = std::collections::BTreeSet::new();
+    for (t, r) in result.tests.iter().zip(&results) {
+        covered.extend(goals.covered(&Trace::from_result(&goals, t, r)));
+    }
+    covered.extend(goals.covered(&Trace::from_probes(&host.ready().init_probes)));
+    assert_eq!(
+        covered.into_iter().collect::<Vec<_>>(),
+        result.covered,
+        "{algorithm}: the minimised suite"
+    );
+    Some((result, goals))
+}
+
+/// The paper's representation: the Stack's state only through its methods (no writes to its
+/// package-private fields).
+fn paper_representation() -> Config {
+    Config {
+        field_writes: false,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn every_algorithm_covers_the_feasible_stack_goals() {
+    for algorithm in AlgorithmKind::ALL {
+        let Some((result, goals)) = stack_search(
+            algorithm,
+            11,
+            Budget::statements(60_000),
+            paper_representation(),
+        ) else {
+            return;
+        };
+        let uncovered: Vec<String> = goals
+            .goals()
+            .iter()
+            .filter(|g| !result.covered.contains(&g.id))
+            .map(ToString::to_string)
+            .collect();
+        eprintln!(
+            "{algorithm}: {} of {} goals, {} tests ({:?}), {} statements, {} generations; uncovered: {uncovered:?}",
+            result.covered.len(),
+            result.goals,
+            result.tests.len(),
+            result.minimised,
+            result.usage.statements,
+            result.usage.generations
+        );
+        // Only the infeasible branch of push (`size < values.length` false) is left.
+        assert_eq!(uncovered.len(), 1, "{algorithm}: {uncovered:?}");
+        let g = goals
+            .goals()
+            .iter()
+            .find(|g| !result.covered.contains(&g.id))
+            .unwrap();
+        assert_eq!(g.criterion, Criterion::Branch);
+        assert!(g.description.contains("push"), "{g}");
+        // The exception goal of pop on an empty stack was found.
+        assert!(
+            goals
+                .goals_of(Criterion::Exception)
+                .any(|g| result.covered.contains(&g.id) && g.description.contains("EmptyStack")),
+            "{algorithm}"
+        );
+        assert!(
+            result.usage.statements >= 60_000,
+            "the infeasible goal keeps it going"
+        );
+        for t in &result.tests {
+            t.validate().unwrap();
+        }
+    }
+}
+
+/// With writes to its package-private fields (ferrosuite's default representation: tests live
+/// in the CUT's package), the paper's infeasible branch is feasible: `s.size = 2010; s.push(x)`
+/// resizes to 6 and still finds `size >= values.length`. The search finds that.
+#[test]
+fn field_writes_make_the_papers_infeasible_branch_feasible() {
+    let Some((result, goals)) = stack_search(
+        AlgorithmKind::WholeSuite,
+        11,
+        Budget::statements(60_000),
+        Config::default(),
+    ) else {
+        return;
+    };
+    assert_eq!(result.covered.len(), goals.goals().len());
+}
+
+#[test]
+fn a_seed_and_a_statement_budget_give_the_same_suite() {
+    for algorithm in AlgorithmKind::ALL {
+        let run = |seed| {
+            stack_search(
+                algorithm,
+                seed,
+                Budget::statements(8_000),
+                Config::default(),
+            )
+            .map(|(r, _)| serde_json::to_string(&r.tests).unwrap())
+        };
+        let Some(a) = run(5) else { return };
+        assert_eq!(Some(a.clone()), run(5), "{algorithm}");
+        assert_ne!(Some(a), run(6), "{algorithm}: another seed, another suite");
+    }
+}
+
+/// The example of the crossover module: the tail's receiver and argument are rebound to the
+/// head's values of the same types.
+#[test]
+fn test_crossover_rebinds_the_tail() {
+    use ferrosuite_search::crossover::crossover_at;
+    use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+    let subject = Subject::build(fixture_cp(), STACK);
+    let f = subject.factory(Config::default());
+    let new = || Statement::constructor(STACK, "()V", vec![]);
+    let push = |s, x| Statement::method(STACK, "push", "(I)V", Some(VarRef(s)), vec![VarRef(x)]);
+    let pop = |s| Statement::method(STACK, "pop", "()I", Some(VarRef(s)), vec![]);
+    let t1 = Test::new(vec![new(), Statement::Primitive(Prim::Int(1)), push(0, 1)]);
+    let t2 = Test::new(vec![
+        new(),
+        Statement::Primitive(Prim::Int(5)),
+        push(0, 1),
+        pop(0),
+    ]);
+    let child = crossover_at(&f, &t1, &t2, 2, 2).unwrap();
+    assert_eq!(
+        child,
+        Test::new(vec![
+            new(),
+            Statement::Primitive(Prim::Int(1)),
+            push(0, 1),
+            pop(0)
+        ])
+    );
+    // A head without a Stack: the tail cannot be rebound, nothing valid is left.
+    let head_int = Test::new(vec![Statement::Primitive(Prim::Int(1))]);
+    assert_eq!(crossover_at(&f, &head_int, &t2, 0, 2), None);
+    // Cut points at the ends give the parents' parts.
+    assert_eq!(crossover_at(&f, &t1, &t2, 3, 4).unwrap(), t1);
+    assert_eq!(crossover_at(&f, &t1, &t2, 0, 0).unwrap(), t2);
+}
