@@ -95,10 +95,4 @@ impl Archive {
         let mut seen = BTreeSet::new();
         self.best.values().filter(|k| seen.insert(k.id)).collect()
     }
-
-    /// Whether the test with this id is kept for some goal.
-    #[must_use]
-    pub fn keeps(&self, id: TestId) -> bool {
-        self.best.values().any(|k| k.id == id)
-    }
 }

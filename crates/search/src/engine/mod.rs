@@ -248,7 +248,7 @@ pub struct SearchResult {
     pub usage: Usage,
     /// Wall time of the search (minimisation not included).
     pub elapsed: Duration,
-    /// Wall time spent in the execution host (minimisation included).
+    /// Wall time of the search spent in the execution host (minimisation not included).
     pub in_host: Duration,
 }
 
@@ -328,6 +328,7 @@ pub fn search(
     }
     let search_usage = run.eval.usage();
     let search_elapsed = run.eval.elapsed();
+    let search_in_host = run.eval.in_host();
     run.eval.freeze_goals();
     let (tests, minimised) = if config.minimise {
         let (t, m) = minimise(run.eval, &run.archive, &mut run.ids)?;
@@ -349,6 +350,6 @@ pub fn search(
         goals: run.eval.goals().goals().len(),
         usage: search_usage,
         elapsed: search_elapsed,
-        in_host: run.eval.in_host(),
+        in_host: search_in_host,
     })
 }

@@ -113,9 +113,7 @@ fn target(
         pop.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.1.len().cmp(&b.1.len())));
         pop.truncate(n);
         let keep: std::collections::BTreeSet<TestId> = pop.iter().map(|p| p.0).collect();
-        let archive = &run.archive;
-        run.eval
-            .retain(|id| keep.contains(&id) || archive.keeps(id));
+        run.eval.retain(|id| keep.contains(&id));
         run.generation(pop.first().map(|p| p.2));
         if run.archive.covers(goal) || run.done() || used(run, resource) >= limit || pop.is_empty()
         {
