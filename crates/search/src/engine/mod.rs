@@ -266,8 +266,10 @@ pub(crate) struct Run<'a, 'f, 'h> {
 impl Run<'_, '_, '_> {
     /// Runs tests not run before and offers them to the archive.
     pub fn execute(&mut self, tests: &[(TestId, &Test)]) -> Result<()> {
+        // The evaluator returns the tests it ran in the order given: one pass pairs them up.
+        let mut given = tests.iter();
         for (id, trace) in self.eval.run(tests)? {
-            if let Some((_, t)) = tests.iter().find(|(i, _)| *i == id) {
+            if let Some((_, t)) = given.find(|(i, _)| *i == id) {
                 self.archive.offer(self.eval.goals(), id, t, &trace);
             }
         }

@@ -212,24 +212,22 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
         };
         let all: Vec<Member> = pop.iter().cloned().chain(offspring).collect();
         let refs: Vec<(TestId, &Test)> = all.iter().map(|t| (t.id, &*t.test)).collect();
-        let before: BTreeSet<GoalId> = run.archive.covered().collect();
         run.execute(&refs)?;
         run.eval.usage_mut().evaluations += refs.len() as u64;
         // New exception goals are covered by the test that found them; DynaMOSA activates
         // what newly covered goals control.
         let new_goals = run.eval.take_new_goals();
-        if !dynamic {
-            active.extend(new_goals);
-        }
         if dynamic {
             let newly: Vec<GoalId> = run
                 .archive
                 .covered()
-                .filter(|g| !before.contains(g) && activated.insert(*g))
+                .filter(|g| activated.insert(*g))
                 .collect();
             for g in newly {
                 activate(run, g, &mut active);
             }
+        } else {
+            active.extend(new_goals);
         }
         let objectives: Vec<GoalId> = active
             .iter()
