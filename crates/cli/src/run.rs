@@ -45,7 +45,7 @@ fn classes_named(tests: &[Test]) -> BTreeSet<String> {
                 | Statement::FieldRead { class, .. }
                 | Statement::FieldWrite { class, .. }
                 | Statement::EnumConstant { class, .. } => {
-                    out.insert(class.clone());
+                    out.insert(class.to_string());
                 }
                 _ => {}
             }

@@ -1354,7 +1354,7 @@ impl<'a> Executor<'a> {
                     name,
                     descriptor,
                     ..
-                } => Some((class, name.as_str(), descriptor)),
+                } => Some((class, &**name, descriptor)),
                 Statement::Constructor {
                     class, descriptor, ..
                 } => Some((class, "<init>", descriptor)),

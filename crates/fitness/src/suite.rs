@@ -35,6 +35,7 @@ use crate::Trace;
 use crate::criteria::Criterion;
 use crate::distance::normalize;
 use crate::goals::{GoalSet, Link};
+use crate::ids::ClassIndex;
 
 /// The whole-suite fitness of a suite, with its parts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -206,6 +207,268 @@ impl GoalSet {
             Criterion::MethodNoException => self
                 .goals_of(Criterion::MethodNoException)
                 .map(|g| self.fitness(g.id, suite))
+                .sum(),
+            Criterion::Exception => 1.0 / (1.0 + exceptions as f64),
+        }
+    }
+}
+
+/// Marks an index table entry that names nothing of the goal set.
+const NONE: u32 = u32::MAX;
+
+/// Whole-suite fitness straight from the tests' traces, without merging them.
+///
+/// [`GoalSet::suite_fitness`] merges the traces (a sort of all their entries) and then looks
+/// every goal up in the merge. The whole-suite GA scores a full population of suites every
+/// generation, so the scorer instead keeps dense tables indexed like the goal set's branches,
+/// lines and methods, and folds each trace into them: the cost is the size of the traces plus
+/// one pass over the goals, with no allocation after the first call. Entries of a trace that
+/// name nothing of the goal set (probes of other classes) are skipped.
+///
+/// The result equals [`GoalSet::suite_fitness`] on the same traces (a property test keeps
+/// that reference as the oracle). A scorer is built for one goal set and must be used with it
+/// (exception goals registered later do not matter: exceptions are read from the traces).
+///
+/// ```text
+/// traces t1 = {slot 4: hits 1}, t2 = {slot 4: hits 2, slot 5: distance 3}
+/// tables: hits[b4] = 3, distance[b5] = 3, predicate hits = 3 => b5 scores ν(3) = 0.75
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SuiteScorer {
+    /// Dense index per branch slot (the slots of every predicate): `NONE` for other slots.
+    slot_index: Vec<u32>,
+    /// Dense slot index of each branch node.
+    branch_slot: Vec<u32>,
+    /// Dense slot indices of each predicate's outcomes.
+    predicate_slots: Vec<Vec<u32>>,
+    /// Line index per line probe.
+    line_index: Vec<u32>,
+    /// Method index per method-entry probe.
+    method_index: Vec<u32>,
+    /// Method index per class and method id (what calls and exceptions name).
+    key_index: Vec<Vec<u32>>,
+    hits: Vec<u32>,
+    distance: Vec<f64>,
+    lines: Vec<bool>,
+    entered: Vec<bool>,
+    /// Per method: 0 not called directly, 1 every call threw, 2 some call returned.
+    calls: Vec<u8>,
+}
+
+fn table(entries: impl Iterator<Item = (u32, usize)>) -> Vec<u32> {
+    let entries: Vec<(u32, usize)> = entries.collect();
+    let len = entries.iter().map(|e| e.0 as usize + 1).max().unwrap_or(0);
+    let mut t = vec![NONE; len];
+    for (key, index) in entries {
+        if let (Some(slot), Ok(i)) = (t.get_mut(key as usize), u32::try_from(index)) {
+            *slot = i;
+        }
+    }
+    t
+}
+
+fn lookup(table: &[u32], key: u32) -> Option<usize> {
+    match table.get(key as usize) {
+        Some(&i) if i != NONE => Some(i as usize),
+        _ => None,
+    }
+}
+
+impl SuiteScorer {
+    /// A scorer for `goals`.
+    #[must_use]
+    pub fn new(goals: &GoalSet) -> Self {
+        let mut slots: Vec<u32> = goals
+            .predicates
+            .iter()
+            .flat_map(|p| p.slots.iter().map(|s| s.0))
+            .chain(goals.branches.iter().map(|b| b.slot.0))
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        let slot_index = table(slots.iter().enumerate().map(|(i, &s)| (s, i)));
+        let dense = |s: u32| lookup(&slot_index, s).and_then(|i| u32::try_from(i).ok());
+        let branch_slot = goals
+            .branches
+            .iter()
+            .map(|b| dense(b.slot.0).unwrap_or(NONE))
+            .collect();
+        let predicate_slots = goals
+            .predicates
+            .iter()
+            .map(|p| p.slots.iter().filter_map(|s| dense(s.0)).collect())
+            .collect();
+        let line_index = table(goals.lines.iter().enumerate().map(|(i, l)| (l.probe.0, i)));
+        let method_index = table(
+            goals
+                .methods
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (m.probe.0, i)),
+        );
+        let mut key_index: Vec<Vec<u32>> = vec![Vec::new(); goals.classes.len()];
+        for (i, m) in goals.methods.iter().enumerate() {
+            if let (Some(t), Ok(i)) = (key_index.get_mut(m.class.index()), u32::try_from(i)) {
+                let at = m.id.index();
+                if t.len() <= at {
+                    t.resize(at + 1, NONE);
+                }
+                t[at] = i;
+            }
+        }
+        SuiteScorer {
+            key_index,
+            hits: vec![0; slots.len()],
+            distance: vec![f64::INFINITY; slots.len()],
+            lines: vec![false; goals.lines.len()],
+            entered: vec![false; goals.methods.len()],
+            calls: vec![0; goals.methods.len()],
+            slot_index,
+            branch_slot,
+            predicate_slots,
+            line_index,
+            method_index,
+        }
+    }
+
+    /// The whole-suite fitness of the suite whose tests left these traces (the same as
+    /// [`GoalSet::suite_fitness`]).
+    pub fn score<'a>(
+        &mut self,
+        goals: &GoalSet,
+        traces: impl IntoIterator<Item = &'a Trace>,
+    ) -> SuiteFitness {
+        self.hits.fill(0);
+        self.distance.fill(f64::INFINITY);
+        self.lines.fill(false);
+        self.entered.fill(false);
+        self.calls.fill(0);
+        let mut lost = false;
+        let mut exceptions: Vec<(crate::MethodKey, &str)> = Vec::new();
+        for t in traces {
+            lost |= t.is_lost();
+            for &(slot, hits, distance) in t.branches() {
+                if let Some(i) = lookup(&self.slot_index, slot.0) {
+                    self.hits[i] = self.hits[i].saturating_add(hits);
+                    self.distance[i] = self.distance[i].min(distance);
+                }
+            }
+            for line in t.lines() {
+                if let Some(i) = lookup(&self.line_index, line.0) {
+                    self.lines[i] = true;
+                }
+            }
+            for m in t.methods() {
+                if let Some(i) = lookup(&self.method_index, m.0) {
+                    self.entered[i] = true;
+                }
+            }
+            for &((class, method), returned) in t.calls() {
+                if let Some(i) = self.method_of(class, method) {
+                    self.calls[i] = self.calls[i].max(if returned { 2 } else { 1 });
+                }
+            }
+            for (key, exception) in t.exceptions() {
+                if self.method_of(key.0, key.1).is_some() {
+                    exceptions.push((*key, exception.as_str()));
+                }
+            }
+        }
+        exceptions.sort_unstable();
+        exceptions.dedup();
+        let exceptions = exceptions.len();
+        let statics = goals.static_goal_count();
+        let covered = goals.links[..statics]
+            .iter()
+            .filter(|link| self.covers(**link))
+            .count();
+        let max = lost && goals.config.lost_test_is_max;
+        let parts: Vec<(Criterion, f64)> = goals
+            .config
+            .criteria
+            .iter()
+            .map(|c| {
+                let v = if max {
+                    goals.max_part(c)
+                } else {
+                    self.part(goals, c, exceptions)
+                };
+                (c, v)
+            })
+            .collect();
+        SuiteFitness {
+            total: parts.iter().map(|p| p.1).sum(),
+            parts,
+            covered,
+            goals: statics,
+            exceptions,
+            lost,
+        }
+    }
+
+    fn method_of(&self, class: ClassIndex, method: ferrosuite_cfg::MethodId) -> Option<usize> {
+        lookup(self.key_index.get(class.index())?, method.0)
+    }
+
+    fn branch_hits(&self, b: usize) -> u32 {
+        self.branch_slot
+            .get(b)
+            .and_then(|&i| self.hits.get(i as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn covers(&self, link: Link) -> bool {
+        match link {
+            Link::Branch(n) => self.branch_hits(n) > 0,
+            Link::Line(l) => self.lines[l],
+            Link::Method(m) => self.entered[m],
+            Link::MethodNoException(m) => self.calls[m] == 2,
+            // Exception goals are registered after the static ones: never asked here.
+            Link::Exception(_) => false,
+        }
+    }
+
+    fn part(&self, goals: &GoalSet, c: Criterion, exceptions: usize) -> f64 {
+        let unentered = self.entered.iter().filter(|e| !**e).count() as f64;
+        match c {
+            Criterion::Branch => {
+                let mut sum = unentered;
+                for (n, b) in goals.branches.iter().enumerate() {
+                    sum += if self.branch_hits(n) > 0 {
+                        0.0
+                    } else {
+                        let ran: u64 = self.predicate_slots[b.predicate]
+                            .iter()
+                            .map(|&i| u64::from(self.hits[i as usize]))
+                            .sum();
+                        if ran >= 2 {
+                            let d = self
+                                .branch_slot
+                                .get(n)
+                                .and_then(|&i| self.distance.get(i as usize))
+                                .copied()
+                                .unwrap_or(f64::INFINITY);
+                            normalize(d)
+                        } else {
+                            1.0
+                        }
+                    };
+                }
+                sum
+            }
+            Criterion::Line => self.lines.iter().filter(|l| !**l).count() as f64,
+            Criterion::Method => unentered,
+            Criterion::MethodNoException => goals
+                .goals_of(Criterion::MethodNoException)
+                .map(|g| match goals.links.get(g.id.index()) {
+                    Some(Link::MethodNoException(m)) => match self.calls[*m] {
+                        2 => 0.0,
+                        1 => 0.5,
+                        _ => 1.0,
+                    },
+                    _ => 1.0,
+                })
                 .sum(),
             Criterion::Exception => 1.0 / (1.0 + exceptions as f64),
         }
@@ -397,6 +660,41 @@ mod tests {
     use ferrosuite_bytecode::instrument::map::BranchSlot;
 
     proptest! {
+        #[test]
+        fn the_scorer_equals_the_merged_reference(
+            specs in prop::collection::vec(spec(), 0..6),
+            lost in any::<bool>(),
+            lenient in any::<bool>(),
+        ) {
+            let s = sample();
+            let goals = s.goals(Config {
+                criteria: Criteria::all(),
+                lost_test_is_max: !lenient,
+                ..Config::default()
+            });
+            let mut traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            // Exceptions (twice, and from a method outside the goal set) and a lost test.
+            if let Some(t) = traces.first_mut() {
+                let m = &goals.methods()[0];
+                t.add_exception((m.class, m.id), "java.lang.IllegalStateException");
+                t.add_exception((m.class, ferrosuite_cfg::MethodId(999)), "java.lang.Error");
+                if lost {
+                    t.mark_lost();
+                }
+            }
+            if let Some(t) = traces.get_mut(1) {
+                let m = &goals.methods()[0];
+                t.add_exception((m.class, m.id), "java.lang.IllegalStateException");
+                // A probe of another class.
+                t.add_branch(BranchSlot(10_000), 3, 0.0);
+            }
+            let refs: Vec<&Trace> = traces.iter().collect();
+            let mut scorer = SuiteScorer::new(&goals);
+            // Twice: the scratch tables must not keep anything from the first call.
+            let _ = scorer.score(&goals, refs.iter().copied().rev());
+            prop_assert_eq!(scorer.score(&goals, refs.iter().copied()), goals.suite_fitness(&refs));
+        }
+
         #[test]
         fn adding_a_test_never_increases_suite_fitness(
             specs in prop::collection::vec(spec(), 1..5),

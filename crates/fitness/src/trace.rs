@@ -133,7 +133,7 @@ impl Trace {
                     descriptor,
                     receiver,
                     ..
-                } => (class, name.as_str(), descriptor, *receiver),
+                } => (class, &**name, descriptor, *receiver),
                 Statement::Constructor {
                     class, descriptor, ..
                 } => (class, "<init>", descriptor, None),
@@ -348,6 +348,24 @@ impl Trace {
     #[must_use]
     pub fn is_lost(&self) -> bool {
         self.lost
+    }
+
+    /// The line probes that ran, sorted.
+    #[must_use]
+    pub fn lines(&self) -> &[LineId] {
+        &self.lines
+    }
+
+    /// The method-entry probes that ran, sorted.
+    #[must_use]
+    pub fn methods(&self) -> &[ProbeMethodId] {
+        &self.methods
+    }
+
+    /// Direct calls of methods under test, and whether some call returned normally; sorted.
+    #[must_use]
+    pub fn calls(&self) -> &[(MethodKey, bool)] {
+        &self.calls
     }
 }
 

@@ -112,7 +112,7 @@ impl<'a> Call<'a> {
     #[must_use]
     pub fn receiver_type(self) -> Option<FieldType> {
         self.needs_receiver()
-            .then(|| FieldType::Object(self.operation().class.clone()))
+            .then(|| FieldType::Object(self.operation().class.to_string()))
     }
 
     /// Parameter types to generate values for ([`wanted`]), each with whether it is an
@@ -410,32 +410,73 @@ impl<'a> Factory<'a> {
         rng: &mut R,
         build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
     ) -> Result<bool> {
+        let mut types = value_types(test)?;
+        self.splice_typed(test, &mut types, pos, replace, rng, build)
+    }
+
+    /// [`splice`](Self::splice) with the test's value types given (and kept up to date), so
+    /// that repeated insertions do not parse every descriptor of the test again.
+    fn splice_typed<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        types: &mut Vec<Option<FieldType>>,
+        pos: usize,
+        replace: bool,
+        rng: &mut R,
+        build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
+    ) -> Result<bool> {
         let n = test.len();
         if pos > n || (replace && pos == n) {
             return Ok(false);
         }
-        let types = value_types(test)?;
+        debug_assert_eq!(types.len(), n);
         let suffix_len = n - pos - usize::from(replace);
         let capacity = self.config.max_test_length.saturating_sub(suffix_len);
         if pos > capacity {
             return Ok(false);
         }
+        // The generator appends to the test's own prefix (moved, not copied); the tail is
+        // put back after it, renumbered, or unchanged when the splice gives up.
+        let tail = test.statements.split_off(pos);
+        let tail_types = types.split_off(pos);
         let mut g = Gen {
             f: self,
             rng,
-            stmts: test.statements[..pos].to_vec(),
-            types: types[..pos].to_vec(),
+            stmts: std::mem::take(&mut test.statements),
+            types: std::mem::take(types),
             capacity,
         };
-        let Some(result) = build(&mut g) else {
-            return Ok(false);
+        let result = build(&mut g);
+        let Gen {
+            stmts: mut out,
+            types: mut out_types,
+            ..
+        } = g;
+        let added = out.len() - pos;
+        // The types of what the splice added, as `value_types` gives them (the generator's
+        // own may be more precise: the test must not rely on them).
+        let added_types = out[pos..]
+            .iter()
+            .map(Statement::value_type)
+            .collect::<std::result::Result<Vec<_>, _>>();
+        let (Some(result), Ok(added_types)) = (result, &added_types) else {
+            out.truncate(pos);
+            out_types.truncate(pos);
+            out.extend(tail);
+            out_types.extend(tail_types);
+            test.statements = out;
+            *types = out_types;
+            // A generated statement with a broken descriptor is a cluster bug: say so.
+            return added_types.map(|_| false).map_err(Error::from);
         };
-        let added = g.stmts.len() - pos;
         if added == 0 && !replace {
+            out.extend(tail);
+            out_types.extend(tail_types);
+            test.statements = out;
+            *types = out_types;
             return Ok(false);
         }
-        let mut out = g.stmts;
-        for mut s in test.statements.drain(pos + usize::from(replace)..) {
+        for mut s in tail.into_iter().skip(usize::from(replace)) {
             for r in s.uses_mut() {
                 let i = r.index();
                 if i < pos {
@@ -452,6 +493,11 @@ impl<'a> Factory<'a> {
             out.push(s);
         }
         test.statements = out;
+        out_types.truncate(pos);
+        out_types.extend(added_types.iter().cloned());
+        out_types.extend(tail_types.into_iter().skip(usize::from(replace)));
+        *types = out_types;
+        debug_assert!(value_types(test).is_ok_and(|t| t == *types));
         Ok(true)
     }
 
@@ -461,11 +507,23 @@ impl<'a> Factory<'a> {
     /// random call on the CUT, a call on an existing value, or a call taking an existing value,
     /// each with probability 1/3. Returns whether the test changed.
     pub fn insert_random<R: Rng + ?Sized>(&self, test: &mut Test, rng: &mut R) -> Result<bool> {
+        let mut types = value_types(test)?;
+        self.insert_random_typed(test, &mut types, rng)
+    }
+
+    /// [`insert_random`](Self::insert_random) with the test's value types given (and kept up
+    /// to date: `types` must be [`value_types`] of `test`).
+    pub fn insert_random_typed<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        types: &mut Vec<Option<FieldType>>,
+        rng: &mut R,
+    ) -> Result<bool> {
         let pos = index(rng, test.len() + 1);
         match index(rng, 3) {
-            0 => self.insert_cut_call(test, pos, rng),
-            1 => self.insert_call_on_value(test, pos, rng),
-            _ => self.insert_call_with_value(test, pos, rng),
+            0 => self.cut_call_at(test, types, pos, rng),
+            1 => self.call_on_value_at(test, types, pos, rng),
+            _ => self.call_with_value_at(test, types, pos, rng),
         }
     }
 
@@ -476,10 +534,23 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
+        let mut types = value_types(test)?;
+        self.cut_call_at(test, &mut types, pos, rng)
+    }
+
+    fn cut_call_at<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        types: &mut Vec<Option<FieldType>>,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
         let Some(&call) = pick(rng, &self.cut_calls) else {
             return Ok(false);
         };
-        self.splice(test, pos, false, rng, |g| g.call(call, 0, None, None))
+        self.splice_typed(test, types, pos, false, rng, |g| {
+            g.call(call, 0, None, None)
+        })
     }
 
     /// Inserts at `pos` a call of a CUT instance member on an existing value of the CUT's type
@@ -490,13 +561,23 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
+        let mut types = value_types(test)?;
+        self.call_on_value_at(test, &mut types, pos, rng)
+    }
+
+    fn call_on_value_at<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        types: &mut Vec<Option<FieldType>>,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
         let instance: Vec<Call<'a>> = self
             .cut_calls
             .iter()
             .copied()
             .filter(|c| c.needs_receiver())
             .collect();
-        let types = value_types(test)?;
         let receivers: Vec<usize> = (0..pos.min(test.len()))
             .filter(|&k| {
                 !matches!(test.statements[k], Statement::Null { .. })
@@ -506,9 +587,9 @@ impl<'a> Factory<'a> {
             })
             .collect();
         let (Some(&call), Some(&r)) = (pick(rng, &instance), pick(rng, &receivers)) else {
-            return self.insert_cut_call(test, pos, rng);
+            return self.cut_call_at(test, types, pos, rng);
         };
-        self.splice(test, pos, false, rng, |g| {
+        self.splice_typed(test, types, pos, false, rng, |g| {
             g.call(call, 0, Some(VarRef(r as u32)), None)
         })
     }
@@ -521,7 +602,17 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let types = value_types(test)?;
+        let mut types = value_types(test)?;
+        self.call_with_value_at(test, &mut types, pos, rng)
+    }
+
+    fn call_with_value_at<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        types: &mut Vec<Option<FieldType>>,
+        pos: usize,
+        rng: &mut R,
+    ) -> Result<bool> {
         let values: Vec<usize> = (0..pos.min(test.len()))
             .filter(|&k| {
                 types[k].is_some() && !matches!(test.statements[k], Statement::Null { .. })
@@ -543,12 +634,12 @@ impl<'a> Factory<'a> {
                 }
             }
             if let Some(&(call, i)) = pick(rng, &slots) {
-                return self.splice(test, pos, false, rng, |g| {
+                return self.splice_typed(test, types, pos, false, rng, |g| {
                     g.call(call, 0, None, Some((i, VarRef(k as u32))))
                 });
             }
         }
-        self.insert_cut_call(test, pos, rng)
+        self.cut_call_at(test, types, pos, rng)
     }
 
     /// A random test (paper III-E3): r uniform in \[1, L\], then insertions into an empty test
@@ -559,9 +650,10 @@ impl<'a> Factory<'a> {
         let mut test = Test::default();
         let mut failures = 0;
         let mut attempts = 0;
+        let mut types = Vec::new();
         while test.len() < target && failures < self.config.max_insertion_failures.max(1) {
             attempts += 1;
-            if self.insert_random(&mut test, rng)? {
+            if self.insert_random_typed(&mut test, &mut types, rng)? {
                 failures = 0;
             } else {
                 failures += 1;
@@ -948,9 +1040,9 @@ pub(crate) mod tests {
             assert!(t.len() <= 80);
         }
         assert!(
-            t.statements
-                .iter()
-                .any(|s| matches!(s, Statement::Constructor { class, .. } if class == "p/Circle")),
+            t.statements.iter().any(
+                |s| matches!(s, Statement::Constructor { class, .. } if &**class == "p/Circle")
+            ),
             "{t}"
         );
     }

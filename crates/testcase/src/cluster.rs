@@ -83,7 +83,7 @@
 //! let cp = ClassPath::parse("/usr/share/java/guava.jar:jrt")?;
 //! let c = TestCluster::build(&cp, "com/google/common/base/Joiner", &ClusterConfig::default())?;
 //! assert!(c.constructors.is_empty()); // Joiner's constructors are private
-//! let on: Vec<_> = c.methods.iter().filter(|m| m.name == "on").map(|m| m.descriptor.as_str()).collect();
+//! let on: Vec<_> = c.methods.iter().filter(|m| &*m.name == "on").map(|m| &*m.descriptor).collect();
 //! assert_eq!(on, ["(C)Lcom/google/common/base/Joiner;", "(Ljava/lang/String;)Lcom/google/common/base/Joiner;"]);
 //! println!("{}", c.describe());
 //! # Ok(()) }
@@ -101,7 +101,7 @@ use ferrosuite_bytecode::{ClassFile, Member, access};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::statement::{Statement, VarRef, java_name, java_type};
+use crate::statement::{Name, Statement, VarRef, java_name, java_type};
 
 const OBJECT: &str = "java/lang/Object";
 const STRING: &str = "java/lang/String";
@@ -948,13 +948,13 @@ pub struct Operation {
     /// What it is.
     pub kind: OperationKind,
     /// Internal name of the class a statement names (the CUT for the CUT's inherited members).
-    pub class: String,
+    pub class: Name,
     /// Internal name of the class that declares it.
     pub declared_in: String,
     /// Name (`<init>` for constructors).
-    pub name: String,
+    pub name: Name,
     /// Descriptor (method or field).
-    pub descriptor: String,
+    pub descriptor: Name,
     /// Access flags of the member.
     pub access: u16,
     /// Whether it is static (no receiver).
@@ -1017,9 +1017,9 @@ impl Operation {
         (
             self.kind,
             !self.is_static,
-            self.class.as_str(),
-            self.name.as_str(),
-            self.descriptor.as_str(),
+            &*self.class,
+            &*self.name,
+            &*self.descriptor,
         )
     }
 }
@@ -1066,7 +1066,7 @@ impl fmt::Display for Operation {
                 write!(f, "{ty} {}.{}", java_name(&self.class), self.name)?;
             }
         }
-        if self.declared_in != self.class {
+        if *self.declared_in != *self.class {
             write!(f, " [from {}]", java_name(&self.declared_in))?;
         }
         Ok(())
@@ -1795,10 +1795,10 @@ impl<'a> Builder<'a> {
             } else {
                 OperationKind::Method
             },
-            class: class.to_string(),
+            class: class.into(),
             declared_in: declared_in.to_string(),
-            name: name.to_string(),
-            descriptor: desc.to_string(),
+            name: name.into(),
+            descriptor: desc.into(),
             access: m.access_flags,
             is_static: m.is(access::STATIC),
             params,
@@ -1845,10 +1845,10 @@ impl<'a> Builder<'a> {
             } else {
                 OperationKind::Field
             },
-            class: class.to_string(),
+            class: class.into(),
             declared_in: declared_in.to_string(),
-            name: name.to_string(),
-            descriptor: desc.to_string(),
+            name: name.into(),
+            descriptor: desc.into(),
             access: m.access_flags,
             is_static: m.is(access::STATIC),
             params: Vec::new(),
@@ -2351,10 +2351,10 @@ fn value_of(boxed: &str, p: &FieldType) -> Operation {
     let ret = FieldType::Object(boxed.to_string());
     Operation {
         kind: OperationKind::Method,
-        class: boxed.to_string(),
+        class: boxed.into(),
         declared_in: boxed.to_string(),
         name: "valueOf".into(),
-        descriptor: format!("({p}){ret}"),
+        descriptor: format!("({p}){ret}").into(),
         access: access::PUBLIC | access::STATIC,
         is_static: true,
         params: vec![TypeUse::plain(p.clone())],

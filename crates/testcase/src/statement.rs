@@ -28,6 +28,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
 
+/// A class, member or descriptor name in a statement: shared, so that copying a test (every
+/// mutation copies one) copies no string.
+pub type Name = std::sync::Arc<str>;
+
 /// A reference to the value defined by an earlier statement (its index in the test).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -260,27 +264,27 @@ pub enum Statement {
     /// `Enum.CONSTANT`.
     EnumConstant {
         /// Internal name of the enum class.
-        class: String,
+        class: Name,
         /// The constant's name.
-        name: String,
+        name: Name,
     },
     /// `new C(args)`.
     Constructor {
         /// Internal name of the class.
-        class: String,
+        class: Name,
         /// Constructor descriptor (`(I)V`).
-        descriptor: String,
+        descriptor: Name,
         /// Arguments.
         args: Vec<VarRef>,
     },
     /// `receiver.m(args)` or `C.m(args)` for a static method (no receiver).
     Method {
         /// Internal name of the class the method is looked up in.
-        class: String,
+        class: Name,
         /// Method name.
-        name: String,
+        name: Name,
         /// Method descriptor.
-        descriptor: String,
+        descriptor: Name,
         /// The receiver; `None` for a static method.
         receiver: Option<VarRef>,
         /// Arguments.
@@ -289,22 +293,22 @@ pub enum Statement {
     /// `receiver.f` or `C.f`.
     FieldRead {
         /// Internal name of the class the field is looked up in.
-        class: String,
+        class: Name,
         /// Field name.
-        name: String,
+        name: Name,
         /// Field descriptor.
-        descriptor: String,
+        descriptor: Name,
         /// The receiver; `None` for a static field.
         receiver: Option<VarRef>,
     },
     /// `receiver.f = value` or `C.f = value`.
     FieldWrite {
         /// Internal name of the class the field is looked up in.
-        class: String,
+        class: Name,
         /// Field name.
-        name: String,
+        name: Name,
         /// Field descriptor.
-        descriptor: String,
+        descriptor: Name,
         /// The receiver; `None` for a static field.
         receiver: Option<VarRef>,
         /// The value written.
@@ -377,7 +381,7 @@ impl Statement {
             Statement::Primitive(p) => Some(p.field_type()),
             Statement::Null { ty } | Statement::Cast { ty, .. } => Some(ty.clone()),
             Statement::EnumConstant { class, .. } | Statement::Constructor { class, .. } => {
-                Some(FieldType::Object(class.clone()))
+                Some(FieldType::Object(class.to_string()))
             }
             Statement::Method { descriptor, .. } => MethodDescriptor::parse(descriptor)?.ret,
             Statement::FieldRead { descriptor, .. } => Some(FieldType::parse(descriptor)?),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrosuite_exec::Host;
-use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, Trace};
+use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::Test;
 
 use super::budget::{Budget, Usage};
@@ -33,6 +33,7 @@ const SLOW_SLICE: Duration = Duration::from_secs(1);
 pub struct Evaluator<'h> {
     host: &'h mut Host,
     goals: GoalSet,
+    scorer: SuiteScorer,
     /// The probes of the classes' static initialisers, which every suite shares.
     init: Trace,
     cache: BTreeMap<TestId, Arc<Trace>>,
@@ -54,6 +55,7 @@ impl<'h> Evaluator<'h> {
         let init = Trace::from_probes(&host.ready().init_probes);
         Evaluator {
             host,
+            scorer: SuiteScorer::new(&goals),
             goals,
             init,
             cache: BTreeMap::new(),
@@ -223,12 +225,12 @@ impl<'h> Evaluator<'h> {
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
         let t0 = Instant::now();
         self.usage.evaluations += 1;
-        let mut traces: Vec<&Trace> = vec![&self.init];
-        traces.extend(
+        let cache = &self.cache;
+        let traces = std::iter::once(&self.init).chain(
             ids.into_iter()
-                .filter_map(|id| self.cache.get(&id).map(AsRef::as_ref)),
+                .filter_map(|id| cache.get(&id).map(AsRef::as_ref)),
         );
-        let f = self.goals.suite_fitness(&traces);
+        let f = self.scorer.score(&self.goals, traces);
         self.in_fitness += t0.elapsed();
         f
     }

@@ -97,7 +97,7 @@ pub fn touches_cut(s: &Statement, cut: &str) -> bool {
         | Statement::Method { class, .. }
         | Statement::FieldRead { class, .. }
         | Statement::FieldWrite { class, .. }
-        | Statement::EnumConstant { class, .. } => class == cut,
+        | Statement::EnumConstant { class, .. } => &**class == cut,
         _ => false,
     }
 }
@@ -139,7 +139,11 @@ impl<'c> TypeCheck<'c> {
             .chain(cluster.types.values().flat_map(|t| &t.generators))
         {
             ops.insert(
-                (op.class.clone(), op.name.clone(), op.descriptor.clone()),
+                (
+                    op.class.to_string(),
+                    op.name.to_string(),
+                    op.descriptor.to_string(),
+                ),
                 op,
             );
         }
@@ -170,12 +174,12 @@ impl<'c> TypeCheck<'c> {
                     descriptor,
                     receiver,
                     args,
-                } => (class, name.as_str(), descriptor, *receiver, args.clone()),
+                } => (class, &**name, descriptor, *receiver, args.clone()),
                 Statement::FieldRead {
                     class, receiver, ..
                 } => {
                     if let Some(r) = receiver {
-                        if !self.fits(&ty(r), &FieldType::Object(class.clone())) {
+                        if !self.fits(&ty(r), &FieldType::Object(class.to_string())) {
                             bad(format!("statement {i}: receiver {r} is no {class}"));
                         }
                     }
@@ -190,14 +194,14 @@ impl<'c> TypeCheck<'c> {
                 } => {
                     let want = self
                         .ops
-                        .get(&(class.clone(), name.clone(), descriptor.clone()))
+                        .get(&(class.to_string(), name.to_string(), descriptor.to_string()))
                         .and_then(|op| op.ret.as_ref())
                         .map_or_else(|| FieldType::parse(descriptor).unwrap(), wanted);
                     if !self.fits(&ty(value), &want) {
                         bad(format!("statement {i}: {value} does not fit field {name}"));
                     }
                     if let Some(r) = receiver {
-                        if !self.fits(&ty(r), &FieldType::Object(class.clone())) {
+                        if !self.fits(&ty(r), &FieldType::Object(class.to_string())) {
                             bad(format!("statement {i}: receiver {r} is no {class}"));
                         }
                     }
@@ -216,14 +220,14 @@ impl<'c> TypeCheck<'c> {
                 _ => continue,
             };
             if let Some(r) = receiver {
-                if !self.fits(&ty(&r), &FieldType::Object(class.clone())) {
+                if !self.fits(&ty(&r), &FieldType::Object(class.to_string())) {
                     bad(format!("statement {i}: receiver {r} is no {class}"));
                 }
             }
             let params: Vec<FieldType> =
                 match self
                     .ops
-                    .get(&(class.clone(), name.to_string(), desc.clone()))
+                    .get(&(class.to_string(), name.to_string(), desc.to_string()))
                 {
                     Some(op) => op.params.iter().map(wanted).collect(),
                     None => MethodDescriptor::parse(desc).unwrap().params,

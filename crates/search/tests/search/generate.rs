@@ -35,7 +35,7 @@ fn two_hundred(subject: &Subject, cp: &ClassPath, seed: u64) -> BTreeSet<String>
                 | Statement::FieldRead { name, .. }
                 | Statement::FieldWrite { name, .. } = s
                 {
-                    members.insert(name.clone());
+                    members.insert(name.to_string());
                 }
                 if let Statement::Constructor { descriptor, .. } = s {
                     members.insert(format!("<init>{descriptor}"));
@@ -63,7 +63,12 @@ fn stack_tests_are_valid_and_exercise_push_and_pop() {
 fn registry_tests_are_valid_and_cover_most_of_its_api() {
     let s = registry();
     let used = two_hundred(s, fixture_cp(), 2);
-    let api: BTreeSet<String> = s.cluster.methods.iter().map(|m| m.name.clone()).collect();
+    let api: BTreeSet<String> = s
+        .cluster
+        .methods
+        .iter()
+        .map(|m| m.name.to_string())
+        .collect();
     let missing: Vec<&String> = api.iter().filter(|m| !used.contains(*m)).collect();
     assert!(missing.is_empty(), "never called: {missing:?}");
 }

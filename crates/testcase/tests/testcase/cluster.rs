@@ -74,7 +74,7 @@ fn object(n: &str) -> FieldType {
 }
 
 fn method<'c>(c: &'c TestCluster, name: &str) -> &'c Operation {
-    let found: Vec<&Operation> = c.methods.iter().filter(|m| m.name == name).collect();
+    let found: Vec<&Operation> = c.methods.iter().filter(|m| &*m.name == name).collect();
     assert_eq!(found.len(), 1, "{name}: {found:?}");
     found[0]
 }
@@ -86,7 +86,7 @@ fn names(ops: &[Operation]) -> Vec<String> {
 }
 
 fn has(ops: &[Operation], name: &str) -> bool {
-    ops.iter().any(|o| o.name == name)
+    ops.iter().any(|o| &*o.name == name)
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn cut_members_include_inherited_and_package_private_but_never_private() {
     // Inherited members are named through the CUT and remember where they come from.
     let add = method(&c, "add");
     assert_eq!(
-        (add.class.as_str(), add.declared_in.as_str()),
+        (&*add.class, add.declared_in.as_str()),
         ("cluster/Registry", "cluster/Base")
     );
     assert_eq!(method(&c, "toString").declared_in, "cluster/Base");
@@ -168,7 +168,7 @@ fn cut_members_include_inherited_and_package_private_but_never_private() {
             "packageFieldI",
         ]
     );
-    let name = c.fields.iter().find(|f| f.name == "NAME").unwrap();
+    let name = c.fields.iter().find(|f| &*f.name == "NAME").unwrap();
     assert!(name.is_static && name.is_final_field());
 }
 
@@ -216,7 +216,7 @@ fn generic_parameters_record_element_types_bounds_and_the_erased_fallback() {
         Some(GenericType::parse("Ljava/lang/String;").unwrap())
     );
     assert!(!add.erased_generic);
-    let items = c.fields.iter().find(|f| f.name == "items").unwrap();
+    let items = c.fields.iter().find(|f| &*f.name == "items").unwrap();
     assert_eq!(items.ret.as_ref().unwrap().type_args, [string]);
 
     // Non-generic members have no generic information.
@@ -271,7 +271,7 @@ fn generators_cover_interfaces_abstract_classes_factories_enums_boxes_and_arrays
     let gens: Vec<(String, String)> = money
         .generators
         .iter()
-        .map(|g| (g.class.clone(), g.name.clone()))
+        .map(|g| (g.class.to_string(), g.name.to_string()))
         .collect();
     assert_eq!(
         gens,
@@ -383,10 +383,10 @@ fn object_methods_are_optional() {
         ..ClusterConfig::default()
     };
     let c = TestCluster::build(fixture_cp(), "cluster/Circle", &config).unwrap();
-    let m: Vec<&str> = c.methods.iter().map(|m| m.name.as_str()).collect();
+    let m: Vec<&str> = c.methods.iter().map(|m| &*m.name).collect();
     assert_eq!(m, ["area", "equals", "hashCode", "label", "toString"]);
     let c = build(fixture_cp(), "cluster/Circle");
-    let m: Vec<&str> = c.methods.iter().map(|m| m.name.as_str()).collect();
+    let m: Vec<&str> = c.methods.iter().map(|m| &*m.name).collect();
     assert_eq!(m, ["area", "label"]);
 }
 
@@ -716,7 +716,7 @@ fn commons_lang3_string_utils() {
     let blank = c
         .methods
         .iter()
-        .find(|m| m.name == "isBlank" && m.descriptor == "(Ljava/lang/CharSequence;)Z")
+        .find(|m| &*m.name == "isBlank" && &*m.descriptor == "(Ljava/lang/CharSequence;)Z")
         .unwrap();
     assert_eq!(blank.params[0].ty, object("java/lang/CharSequence"));
     let cs = c.type_info(&object("java/lang/CharSequence")).unwrap();
@@ -727,8 +727,8 @@ fn commons_lang3_string_utils() {
         .methods
         .iter()
         .find(|m| {
-            m.name == "join"
-                && m.descriptor == "(Ljava/lang/Iterable;Ljava/lang/String;)Ljava/lang/String;"
+            &*m.name == "join"
+                && &*m.descriptor == "(Ljava/lang/Iterable;Ljava/lang/String;)Ljava/lang/String;"
         })
         .unwrap();
     assert_eq!(join.params[0].type_args, [object("java/lang/Integer")]);
@@ -753,8 +753,8 @@ fn guava_joiner_and_splitter() {
     let on: Vec<&str> = j
         .methods
         .iter()
-        .filter(|m| m.name == "on")
-        .map(|m| m.descriptor.as_str())
+        .filter(|m| &*m.name == "on")
+        .map(|m| &*m.descriptor)
         .collect();
     assert_eq!(
         on,
@@ -788,7 +788,7 @@ fn guava_joiner_and_splitter() {
         .methods
         .iter()
         .find(|m| {
-            m.name == "appendTo"
+            &*m.name == "appendTo"
                 && m.descriptor
                     .starts_with("(Ljava/lang/Appendable;Ljava/lang/Iterable;")
         })
@@ -825,11 +825,11 @@ fn guava_joiner_and_splitter() {
         assert!(
             s.methods
                 .iter()
-                .any(|m| m.name == name && m.descriptor == desc),
+                .any(|m| &*m.name == name && &*m.descriptor == desc),
             "{name}{desc}"
         );
     }
-    let split = s.methods.iter().find(|m| m.name == "split").unwrap();
+    let split = s.methods.iter().find(|m| &*m.name == "split").unwrap();
     assert_eq!(
         split.ret.as_ref().unwrap().type_args,
         [object("java/lang/String")]
@@ -838,14 +838,18 @@ fn guava_joiner_and_splitter() {
     // static factories of its own.
     let pattern = s.type_info(&object("java/util/regex/Pattern")).unwrap();
     assert!(
-        pattern.generators.iter().any(|g| g.name == "compile"),
+        pattern.generators.iter().any(|g| &*g.name == "compile"),
         "{pattern:?}"
     );
     let cm = s
         .type_info(&object("com/google/common/base/CharMatcher"))
         .unwrap();
     assert_eq!(cm.kind, TypeKind::Abstract);
-    assert!(cm.generators.iter().any(|g| g.name == "is" && g.is_static));
+    assert!(
+        cm.generators
+            .iter()
+            .any(|g| &*g.name == "is" && g.is_static)
+    );
 }
 
 #[test]
@@ -864,7 +868,7 @@ fn commons_collections4_hash_bag() {
     let add = c
         .methods
         .iter()
-        .find(|m| m.name == "add" && m.descriptor == "(Ljava/lang/Object;)Z")
+        .find(|m| &*m.name == "add" && &*m.descriptor == "(Ljava/lang/Object;)Z")
         .unwrap();
     assert_eq!(
         add.declared_in,
