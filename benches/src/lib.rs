@@ -1,4 +1,4 @@
-//! Shared helpers for the criterion benchmarks in `benches/`.
+//! Shared helpers for the benchmarks in `benches/` (and the statistics of the search experiment).
 
 use ferrosuite_bytecode::classpath::ClassPathEntry;
 
@@ -37,3 +37,5 @@ pub fn bench_classes(what: &str) -> Option<Vec<(String, Vec<u8>)>> {
         }
     }
 }
+
+pub mod stats;

@@ -7,9 +7,11 @@
 //! workers, divided by the workers) and the share outside the host (search, fitness,
 //! bookkeeping). A JSON line per run follows the text line.
 //!
-//! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--seconds S |
-//! --statements N] [--workers W] [--timeout-ms T]` (needs `ferrosuite-worker` built:
-//! `cargo build --release -p ferrosuite-exec`). Classes are internal or binary names.
+//! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
+//! [--seconds S | --statements N] [--workers W] [--timeout-ms T]` (seeds K..K+N, K = 0 by
+//! default; needs `ferrosuite-worker` built: `cargo build --release -p ferrosuite-exec`).
+//! Classes are internal or binary names. `benches/scripts/search-experiment.sh` runs the
+//! comparison experiment with it, and `search-stats` summarises the JSON lines.
 // A measurement script: a bad argument or a failed start ends it with a message.
 #![allow(
     clippy::unwrap_used,
@@ -37,6 +39,7 @@ struct Args {
     classes: Vec<String>,
     algorithms: Vec<AlgorithmKind>,
     seeds: u64,
+    first_seed: u64,
     budget: Budget,
     workers: usize,
     timeout: Duration,
@@ -48,6 +51,7 @@ fn args() -> Args {
         classes: Vec::new(),
         algorithms: Vec::new(),
         seeds: 1,
+        first_seed: 0,
         budget: Budget::time(Duration::from_secs(10)),
         workers: 1,
         timeout: Duration::from_secs(3),
@@ -60,6 +64,7 @@ fn args() -> Args {
             "--class" => a.classes.push(v.replace('.', "/")),
             "--algorithm" => a.algorithms.push(v.parse().unwrap()),
             "--seeds" => a.seeds = v.parse().unwrap(),
+            "--first-seed" => a.first_seed = v.parse().unwrap(),
             "--seconds" => a.budget = Budget::time(Duration::from_secs_f64(v.parse().unwrap())),
             "--statements" => a.budget = Budget::statements(v.parse().unwrap()),
             "--workers" => a.workers = v.parse().unwrap(),
@@ -94,7 +99,7 @@ fn main() {
         };
         let constants = harvest_nested(&cp, class).unwrap();
         for &algorithm in &a.algorithms {
-            for seed in 0..a.seeds {
+            for seed in a.first_seed..a.first_seed + a.seeds {
                 let mut host = Host::start(HostConfig {
                     classpath: a.cp.split(':').map(PathBuf::from).collect(),
                     instrument: vec![class.clone()],

@@ -1,0 +1,186 @@
+//! Summarises the JSON lines of `search-bench` runs (the search experiment, issue 5) as
+//! Markdown tables for BENCHMARKS.md:
+//!
+//! 1. median branch coverage per class and algorithm (with the number of runs);
+//! 2. the whole-suite paper's comparison, whole-suite against single-target, per class:
+//!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value;
+//! 3. per algorithm: median statements executed per second and median share of wall time spent
+//!    outside the execution host.
+//!
+//! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
+//! raw output of `search-bench` can be given as is).
+#![allow(clippy::cast_precision_loss)]
+
+use std::collections::BTreeMap;
+
+use ferrosuite_benches::stats::{a12, mann_whitney_p, median};
+use serde_json::Value;
+
+/// One run's figures.
+struct Run {
+    class: String,
+    algorithm: String,
+    seed: u64,
+    coverage: f64,
+    sps: f64,
+    outside: f64,
+}
+
+fn read(paths: &[String]) -> Vec<Run> {
+    let mut runs: BTreeMap<(String, String, u64), Run> = BTreeMap::new();
+    for p in paths {
+        let text = match std::fs::read_to_string(p) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("search-stats: cannot read {p}: {e}");
+                std::process::exit(1);
+            }
+        };
+        for line in text.lines().filter(|l| l.starts_with('{')) {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                eprintln!("{p}: skipped a line that is not JSON: {line}");
+                continue;
+            };
+            let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+            let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+            let run = Run {
+                class: s("class"),
+                algorithm: s("algorithm"),
+                seed: v["seed"].as_u64().unwrap_or_default(),
+                coverage: f("branch_coverage"),
+                sps: f("statements_per_second"),
+                outside: f("outside_host"),
+            };
+            // A rerun of the same class, algorithm and seed replaces the earlier one.
+            runs.insert((run.class.clone(), run.algorithm.clone(), run.seed), run);
+        }
+    }
+    runs.into_values().collect()
+}
+
+fn short(class: &str) -> &str {
+    class.rsplit('/').next().unwrap_or(class)
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{:.1}", 100.0 * v))
+}
+
+fn main() {
+    let paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.is_empty() {
+        eprintln!("usage: search-stats RESULTS.jsonl...");
+        std::process::exit(2);
+    }
+    let runs = read(&paths);
+    let order = ["whole-suite", "mosa", "dynamosa", "random", "single-target"];
+    let mut algorithms: Vec<String> = Vec::new();
+    for a in order {
+        if runs.iter().any(|r| r.algorithm == a) {
+            algorithms.push(a.to_string());
+        }
+    }
+    for r in &runs {
+        if !algorithms.contains(&r.algorithm) {
+            algorithms.push(r.algorithm.clone());
+        }
+    }
+    let mut classes: Vec<String> = runs.iter().map(|r| r.class.clone()).collect();
+    classes.sort();
+    classes.dedup();
+    let values = |class: &str, algorithm: &str, f: &dyn Fn(&Run) -> f64| -> Vec<f64> {
+        runs.iter()
+            .filter(|r| r.class == class && r.algorithm == algorithm)
+            .map(f)
+            .collect()
+    };
+
+    println!("Median branch coverage (%, by ferrosuite's probes) over the runs of each cell:\n");
+    print!("| class |");
+    for a in &algorithms {
+        print!(" {a} |");
+    }
+    println!(" runs |");
+    print!("|---|");
+    for _ in &algorithms {
+        print!("---:|");
+    }
+    println!("---:|");
+    let mut per_algorithm: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for c in &classes {
+        print!("| {} |", short(c));
+        let mut n = 0;
+        for a in &algorithms {
+            let v = values(c, a, &|r| r.coverage);
+            n = n.max(v.len());
+            let m = median(&v);
+            if let Some(m) = m {
+                per_algorithm.entry(a).or_default().push(m);
+            }
+            print!(" {} |", pct(m));
+        }
+        println!(" {n} |");
+    }
+    print!("| **median over classes** |");
+    for a in &algorithms {
+        print!(
+            " **{}** |",
+            pct(per_algorithm.get(a.as_str()).and_then(|v| median(v)))
+        );
+    }
+    println!(" |\n");
+
+    let (ws, st) = ("whole-suite", "single-target");
+    if algorithms.iter().any(|a| a == ws) && algorithms.iter().any(|a| a == st) {
+        println!(
+            "Whole-suite against single-target (Â12 > 0.5: whole-suite covers more; p: two-sided Mann–Whitney U):\n"
+        );
+        println!("| class | whole-suite | single-target | Â12 | p |");
+        println!("|---|---:|---:|---:|---:|");
+        let (mut better, mut worse, mut sum, mut count) = (0, 0, 0.0, 0);
+        for c in &classes {
+            let a = values(c, ws, &|r| r.coverage);
+            let b = values(c, st, &|r| r.coverage);
+            if a.is_empty() || b.is_empty() {
+                continue;
+            }
+            let (e, p) = (a12(&a, &b), mann_whitney_p(&a, &b));
+            sum += e;
+            count += 1;
+            if p < 0.05 && e > 0.5 {
+                better += 1;
+            } else if p < 0.05 && e < 0.5 {
+                worse += 1;
+            }
+            let mark = if p < 0.05 { " *" } else { "" };
+            println!(
+                "| {} | {} | {} | {e:.2} | {p:.3}{mark} |",
+                short(c),
+                pct(median(&a)),
+                pct(median(&b))
+            );
+        }
+        if count > 0 {
+            println!(
+                "\n{count} classes: mean Â12 {:.2}; whole-suite significantly better (p < 0.05) on {better}, worse on {worse}, no significant difference on {}.\n",
+                sum / f64::from(count),
+                count - better - worse
+            );
+        }
+    }
+
+    println!("Throughput per algorithm (medians over all runs):\n");
+    println!("| algorithm | runs | statements executed / s | outside the host |");
+    println!("|---|---:|---:|---:|");
+    for a in &algorithms {
+        let rs: Vec<&Run> = runs.iter().filter(|r| &r.algorithm == a).collect();
+        let sps: Vec<f64> = rs.iter().map(|r| r.sps).collect();
+        let out: Vec<f64> = rs.iter().map(|r| r.outside).collect();
+        println!(
+            "| {a} | {} | {:.0} | {} % |",
+            rs.len(),
+            median(&sps).unwrap_or(f64::NAN),
+            pct(median(&out))
+        );
+    }
+}
