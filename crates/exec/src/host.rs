@@ -594,7 +594,15 @@ impl Host {
         let (program, setup, config) = (&self.program, &self.setup, &self.config);
         let workers = self.slots.len().min(tests.len());
         if workers == 1 && deadline.is_none() {
-            return run_chunk(&mut self.slots[0], program, setup, config, tests, observe);
+            return run_chunk(
+                &mut self.slots[0],
+                program,
+                setup,
+                config,
+                tests,
+                observe,
+                None,
+            );
         }
         let size = if deadline.is_some() {
             MIN_CHUNK
@@ -623,8 +631,15 @@ impl Host {
                             let Some(chunk) = chunks.get(i) else {
                                 return Ok(done);
                             };
-                            let r = run_chunk(slot, program, setup, config, chunk, observe);
+                            let r =
+                                run_chunk(slot, program, setup, config, chunk, observe, deadline);
                             match r {
+                                Ok(r) if r.len() < chunk.len() => {
+                                    // Cut short at the deadline: the prefix ends here.
+                                    next.store(chunks.len(), Ordering::Relaxed);
+                                    done.push((i, r));
+                                    return Ok(done);
+                                }
                                 Ok(r) => done.push((i, r)),
                                 Err(e) => {
                                     // The other workers stop after their current chunk.
@@ -651,10 +666,14 @@ impl Host {
             }
         }
         let mut out = Vec::with_capacity(tests.len());
-        for r in by_chunk {
-            // Past the deadline the chunks not started end the prefix.
+        for (r, chunk) in by_chunk.into_iter().zip(&chunks) {
+            // Past the deadline the chunks not started (or cut short) end the prefix.
             let Some(r) = r else { break };
+            let whole = r.len() == chunk.len();
             out.extend(r);
+            if !whole {
+                break;
+            }
         }
         if deadline.is_none() && out.len() != tests.len() {
             return Err(Error::Protocol("a chunk of tests was not run".into()));
@@ -781,6 +800,10 @@ fn start_worker(
 }
 
 /// Runs a chunk of tests on one slot, replacing the worker whenever it is lost.
+/// Runs `tests` on one worker, restarting it as often as tests kill it. With a `deadline`,
+/// a chunk whose worker had to be replaced after the deadline ends there: the results are
+/// those of a prefix (so that a run of hanging tests, each costing its time limit and a
+/// restart, cannot overrun a time budget by a whole chunk of them).
 fn run_chunk(
     slot: &mut Slot,
     program: &WorkerProgram,
@@ -788,6 +811,7 @@ fn run_chunk(
     config: &HostConfig,
     tests: &[Test],
     observe: bool,
+    deadline: Option<Instant>,
 ) -> Result<Vec<TestResult>> {
     let mut results = Vec::with_capacity(tests.len());
     let wait = config.timeout + config.kill_grace;
@@ -797,6 +821,9 @@ fn run_chunk(
     let mut send_failures = 0;
     while results.len() < tests.len() {
         if slot.proc.is_none() {
+            if !results.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             start_worker(slot, program, setup, config.startup_timeout)?;
         }
         let Some(mut p) = slot.proc.take() else {

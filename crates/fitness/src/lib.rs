@@ -15,7 +15,8 @@
 //! - [`objective`]: per-goal fitness of a test, approach level + ν(branch distance), for
 //!   MOSA/DynaMOSA;
 //! - [`suite`]: whole-suite fitness, `|M| − |M_T| + Σ d(b, T)` for branches plus one term per
-//!   other criterion, for the whole-suite GA.
+//!   other criterion, for the whole-suite GA: [`GoalSet::suite_fitness`] (merge, then read:
+//!   the reference) and [`SuiteScorer`] (dense tables, no merge: what the search uses).
 //!
 //! Everything is deterministic: goals are listed in a fixed order (criterion, class, code
 //! order), traces keep sorted lists, and sums run in goal order.

@@ -170,6 +170,25 @@ fn the_host_survives_the_hostile_corpus_repeatedly() {
     check("static counter", &r[0]);
 }
 
+/// Under a deadline, a chunk of tests that each hang (and each cost a worker) is cut short at
+/// the first restart after the deadline: a search's time budget is overrun by one hanging test,
+/// not by a chunk of them.
+#[test]
+fn a_deadline_cuts_a_chunk_of_hanging_tests_short() {
+    let mut host = hostile_host();
+    let hang = call("Runaway", "spinUninstrumented", "()V");
+    let tests = vec![hang; 16];
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let results = host.run_until(&tests, false, Some(deadline)).unwrap();
+    // The first test has started (so something is returned) and lost; no second one after it.
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0].status, Status::Timeout);
+    // Without a deadline every test runs (two here, to keep the test short).
+    let results = host.run_until(&tests[..2], false, None).unwrap();
+    assert_eq!(results.len(), 2);
+    assert!(results.iter().all(|r| r.status == Status::Timeout));
+}
+
 /// Exits, file writes, deletes and renames, processes and sockets: each throws the sandbox's
 /// error, repeatedly, and nothing outside happens.
 #[test]
