@@ -4,7 +4,7 @@
 # are present.
 set -euo pipefail
 pkgs=(default-jdk-headless unzip libcommons-lang3-java libguava-java libjoda-time-java libcommons-math3-java
-      libcommons-collections4-java libjacoco-java libasm-java junit5 libmockito-java graphviz)
+      libcommons-collections4-java libjacoco-java libasm-java junit5 junit4 libmockito-java graphviz)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,254 @@
+//! [`TypeInfo`] from a real class path: access flags (with the `InnerClasses` flags of
+//! nested classes, which the class file's own header does not carry faithfully), the
+//! superclass chain, and public no-argument methods for inspector assertions.
+//!
+//! Emitted sources compile with `javac --release 8` (or another release), but the JDK on
+//! the machine is newer: `StringBuilder.isEmpty()` exists in 17 and not in 8. With
+//! [`ClassPathTypes::for_release`], JDK classes are read from the JDK's `lib/ct.sym` — the
+//! signatures `javac --release N` itself compiles against — so an inspector the release
+//! lacks is never asserted and a class it lacks is never named. `ct.sym` is a zip whose
+//! top directories name the releases they hold in one character each (`8`, `9A` = 9 and
+//! 10, `BC` = 11 and 12, …), with `<module>/<package>/<Class>.sig` class files below.
+//!
+//! ```no_run
+//! use ferrosuite_bytecode::classpath::ClassPath;
+//! use ferrosuite_bytecode::descriptor::FieldType;
+//! use ferrosuite_emit::{ClassPathTypes, TypeInfo};
+//! # fn main() -> ferrosuite_emit::Result<()> {
+//! let cp = ClassPath::parse("jrt").expect("the JDK");
+//! let t = ClassPathTypes::for_release(&cp, 8, None)?;
+//! assert!(t.accessible("java/util/Map$Entry", "p"));
+//! assert_eq!(t.inspector_type("java/util/ArrayList", "size"), Some(FieldType::Int));
+//! assert_eq!(t.inspector_type("java/lang/StringBuilder", "isEmpty"), None); // Java 15
+//! # Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use ferrosuite_bytecode::attributes::AttributeBody;
+use ferrosuite_bytecode::classfile::{ClassFile, access};
+use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+
+use crate::error::{Error, Result};
+use crate::source::TypeInfo;
+
+/// The JDK's signatures of one release, from `lib/ct.sym`.
+#[derive(Debug)]
+struct CtSym {
+    entry: ClassPathEntry,
+    /// Internal class name → entry path, for the release.
+    index: HashMap<String, String>,
+}
+
+/// The character `ct.sym` uses for a release (7 → `7`, 10 → `A`, 11 → `B`, …).
+fn release_char(release: u16) -> Option<char> {
+    char::from_digit(u32::from(release), 36).map(|c| c.to_ascii_uppercase())
+}
+
+impl CtSym {
+    fn open(java_home: &Path, release: u16) -> Result<Self> {
+        let path = java_home.join("lib/ct.sym");
+        let bad = |detail: String| Error::Types(format!("{}: {detail}", path.display()));
+        let entry = ClassPathEntry::open(&path).map_err(|e| bad(e.to_string()))?;
+        let c = release_char(release).ok_or_else(|| bad(format!("no release {release}")))?;
+        let mut index = HashMap::new();
+        for f in entry.files().map_err(|e| bad(e.to_string()))? {
+            let Some(rest) = f.strip_suffix(".sig") else {
+                continue;
+            };
+            let mut parts = rest.splitn(2, '/');
+            let (Some(dir), Some(path)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            if !dir.contains(c) {
+                continue;
+            }
+            // `<module>/<class>` (module names have dots; keep a bare `<class>` too).
+            let class = match path.split_once('/') {
+                Some((module, class)) if module.contains('.') => class,
+                _ => path,
+            };
+            index.insert(class.to_string(), f.clone());
+        }
+        if index.is_empty() {
+            return Err(bad(format!("holds no classes of release {release}")));
+        }
+        Ok(CtSym { entry, index })
+    }
+}
+
+/// Type questions answered from a class path (see the module documentation). Classes that
+/// cannot be read count as inaccessible; their members as unknown.
+#[derive(Debug)]
+pub struct ClassPathTypes<'a> {
+    cp: &'a ClassPath,
+    jdk: Option<CtSym>,
+    cache: Mutex<HashMap<String, Option<Arc<ClassFile>>>>,
+}
+
+impl<'a> ClassPathTypes<'a> {
+    /// Answers from `cp` alone (JDK classes as the running JDK has them).
+    #[must_use]
+    pub fn new(cp: &'a ClassPath) -> Self {
+        ClassPathTypes {
+            cp,
+            jdk: None,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Answers from `cp`, with JDK classes as `javac --release release` sees them (from the
+    /// `ct.sym` of `java_home`, or of the JDK found through `JAVA_HOME` / `java` on `PATH`).
+    pub fn for_release(cp: &'a ClassPath, release: u16, java_home: Option<&Path>) -> Result<Self> {
+        let home = match java_home {
+            Some(h) => h.to_path_buf(),
+            None => find_java_home().map_err(|e| Error::Types(e.to_string()))?,
+        };
+        Ok(ClassPathTypes {
+            cp,
+            jdk: Some(CtSym::open(&home, release)?),
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn is_jdk(class: &str) -> bool {
+        [
+            "java/",
+            "javax/",
+            "jdk/",
+            "sun/",
+            "com/sun/",
+            "org/w3c/",
+            "org/xml/",
+            "org/ietf/",
+        ]
+        .iter()
+        .any(|p| class.starts_with(p))
+    }
+
+    /// The class file of `class`: the release's signature for JDK classes (none when the
+    /// release lacks it), else the class path's.
+    fn load(&self, class: &str) -> Option<Arc<ClassFile>> {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(c) = cache.get(class) {
+            return c.clone();
+        }
+        let file = match &self.jdk {
+            Some(ct) if Self::is_jdk(class) => ct.index.get(class).and_then(|path| {
+                let bytes = ct.entry.read_file(path).ok()??;
+                ClassFile::parse(&bytes).ok().map(Arc::new)
+            }),
+            _ => self.cp.load(class).ok(),
+        };
+        cache.insert(class.to_string(), file.clone());
+        file
+    }
+
+    /// The access flags a nested class was declared with (from its `InnerClasses` entry).
+    fn inner_flags(file: &ClassFile, class: &str) -> Option<u16> {
+        file.attributes.iter().find_map(|a| match &a.body {
+            AttributeBody::InnerClasses(list) => list.iter().find_map(|ic| {
+                let inner = file.constant_pool.class_name(ic.inner).ok()?;
+                (inner == class).then_some(ic.flags)
+            }),
+            _ => None,
+        })
+    }
+
+    /// `class` and its supertypes, nearest first (superclasses, then interfaces).
+    fn lineage(&self, class: &str) -> Vec<Arc<ClassFile>> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut queue = std::collections::VecDeque::from([class.to_string()]);
+        while let Some(c) = queue.pop_front() {
+            if !seen.insert(c.clone()) {
+                continue;
+            }
+            let Some(f) = self.load(&c) else {
+                continue;
+            };
+            if let Ok(Some(s)) = f.super_name() {
+                queue.push_back(s.into_owned());
+            }
+            for i in f.interface_names().unwrap_or_default() {
+                queue.push_back(i.into_owned());
+            }
+            out.push(f);
+        }
+        out
+    }
+}
+
+fn package_of(internal: &str) -> String {
+    internal
+        .rfind('/')
+        .map_or(String::new(), |i| internal[..i].replace('/', "."))
+}
+
+impl TypeInfo for ClassPathTypes<'_> {
+    fn accessible(&self, class: &str, package: &str) -> bool {
+        let same_package = package_of(class) == package;
+        let Some(file) = self.load(class) else {
+            return false;
+        };
+        match class.rfind('$') {
+            Some(i) if class.rfind('/').is_none_or(|s| s < i) => {
+                let Some(flags) = Self::inner_flags(&file, class) else {
+                    return false;
+                };
+                let here = if flags & access::PRIVATE != 0 {
+                    false
+                } else {
+                    flags & access::PUBLIC != 0 || same_package
+                };
+                here && self.accessible(&class[..i], package)
+            }
+            _ => file.access_flags & access::PUBLIC != 0 || same_package,
+        }
+    }
+
+    fn superclass(&self, class: &str) -> Option<String> {
+        self.load(class)?
+            .super_name()
+            .ok()
+            .flatten()
+            .map(std::borrow::Cow::into_owned)
+    }
+
+    fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
+        for file in self.lineage(class) {
+            for m in &file.methods {
+                let public =
+                    m.access_flags & access::PUBLIC != 0 && m.access_flags & access::STATIC == 0;
+                if !public || file.member_name(m).ok().as_deref() != Some(name) {
+                    continue;
+                }
+                let Ok(desc) = file.member_descriptor(m) else {
+                    continue;
+                };
+                if let Ok(d) = MethodDescriptor::parse(&desc) {
+                    if d.params.is_empty() {
+                        return d.ret;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn release_characters() {
+        assert_eq!(release_char(7), Some('7'));
+        assert_eq!(release_char(8), Some('8'));
+        assert_eq!(release_char(10), Some('A'));
+        assert_eq!(release_char(17), Some('H'));
+    }
+}
