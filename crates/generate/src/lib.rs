@@ -1,0 +1,424 @@
+//! The per-class pipeline of `ferrosuite generate` (DESIGN section 2, from "test cluster" to
+//! "report"), as a library so that tools other than the CLI can run it.
+//!
+//! For one class under test:
+//!
+//! 1. analyse it (`cfg`), build its test cluster and harvest its constants (`testcase`);
+//! 2. start an execution host that instruments it (`exec`), build its goals (`fitness`);
+//! 3. search (`search`: whole-suite GA, MOSA, DynaMOSA, …) and minimise;
+//! 4. run the minimised tests once more with observation on: their outcomes and the values
+//!    they produce become candidate assertions and expected exceptions (`emit::assertions`);
+//! 5. stability: rerun them [`Config::stability_runs`] times, each in a fresh host (new
+//!    JVMs) and another test order; a test whose outcome changes is dropped, an assertion
+//!    whose value changes is dropped;
+//! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
+//! 7. validate: compile it with `javac --release N` and run it with JUnit
+//!    ([`validate`]); tests that do not compile or fail are removed and the class is
+//!    emitted again until what is left compiles and passes.
+//!
+//! `search` and `emit` never depend on each other; this crate is where they meet (which is
+//! why it exists: the CLI stays thin and the pipeline stays reusable).
+//!
+//! ```no_run
+//! use ferrosuite_generate::{Config, generate};
+//! use ferrosuite_search::engine::{Budget, Quiet};
+//! # fn main() -> ferrosuite_generate::Result<()> {
+//! let config = Config {
+//!     classpath: vec!["fixtures/classes/java8".into()],
+//!     budget: Budget::statements(20_000),
+//!     ..Config::default()
+//! };
+//! let g = generate(&config, "examples.Stack", &mut Quiet)?;
+//! if let Some(class) = &g.class {
+//!     println!("{}", class.source);
+//! }
+//! # Ok(()) }
+//! ```
+
+pub mod error;
+pub mod validate;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_cfg::Analyzer;
+use ferrosuite_emit::assertions::stable;
+use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class};
+use ferrosuite_exec::{Host, HostConfig, Outcome, Status, TestResult, WorkerProgram};
+use ferrosuite_fitness::{Criterion, GoalSet};
+use ferrosuite_search::Factory;
+use ferrosuite_search::engine::{Budget, EngineConfig, Evaluator, Observer, search};
+use ferrosuite_testcase::Test;
+use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
+use ferrosuite_testcase::constants::harvest_nested;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+pub use error::{Error, Result};
+pub use validate::Tools;
+
+/// Settings of one generation run (every class under test gets the same).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The user's class path (directories and jars); the JDK is added.
+    pub classpath: Vec<PathBuf>,
+    /// Search budget per class (wall time and/or statements executed).
+    pub budget: Budget,
+    /// Seed of the search.
+    pub seed: u64,
+    /// Algorithm and its parameters.
+    pub engine: EngineConfig,
+    /// Operator parameters.
+    pub search: ferrosuite_search::Config,
+    /// Criteria and goal options.
+    pub fitness: ferrosuite_fitness::Config,
+    /// JUnit version, class name, per-test timeout of the emitted tests, assertion limits.
+    pub emit: ferrosuite_emit::Config,
+    /// Worker processes of the execution host.
+    pub workers: usize,
+    /// Time limit of one test during the search.
+    pub test_timeout: Duration,
+    /// Reruns for the stability check (each in fresh JVMs, in another order).
+    pub stability_runs: usize,
+    /// `javac --release` of the emitted sources (and the JDK signatures they may use).
+    pub release: u16,
+    /// Compile and run the emitted class, removing tests that do not compile or fail.
+    pub validate: bool,
+    /// The JDK (default: `JAVA_HOME`, else `java` on `PATH`).
+    pub java_home: Option<PathBuf>,
+    /// Where the JUnit jars are (default: `/usr/share/java`).
+    pub jar_dir: Option<PathBuf>,
+    /// The worker program (default: `ferrosuite-worker` next to the running executable).
+    pub worker: Option<WorkerProgram>,
+    /// Scratch directory for validation (default: a fresh one under the system's temporary
+    /// directory, removed afterwards).
+    pub scratch: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            classpath: Vec::new(),
+            budget: Budget::time(Duration::from_secs(60)),
+            seed: 0,
+            engine: EngineConfig::default(),
+            search: ferrosuite_search::Config::default(),
+            fitness: ferrosuite_fitness::Config::default(),
+            emit: ferrosuite_emit::Config::default(),
+            workers: 1,
+            test_timeout: Duration::from_secs(3),
+            stability_runs: 2,
+            release: 8,
+            validate: true,
+            java_home: None,
+            jar_dir: None,
+            worker: None,
+            scratch: None,
+        }
+    }
+}
+
+/// What generation produced for one class under test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generated {
+    /// The class under test (binary name).
+    pub cut: String,
+    /// The test class; `None` when no test survived the checks.
+    pub class: Option<EmittedClass>,
+    /// Goals known at the end of the search, and covered by the minimised tests (by
+    /// ferrosuite's probes).
+    pub goals: usize,
+    /// Goals covered.
+    pub covered: usize,
+    /// Branch goals.
+    pub branches: usize,
+    /// Branch goals covered.
+    pub branches_covered: usize,
+    /// Statements executed during the search.
+    pub statements_executed: u64,
+    /// Wall time of the search.
+    pub search_seconds: f64,
+    /// Wall time of everything.
+    pub seconds: f64,
+    /// Tests after minimisation.
+    pub tests_found: usize,
+    /// Tests in the emitted class.
+    pub tests_emitted: usize,
+    /// Tests dropped because their run cannot become a JUnit test (a time-out, a crash, a
+    /// sandbox refusal) or its outcome changed in a rerun.
+    pub tests_unstable: usize,
+    /// Assertions dropped because their value changed in a rerun.
+    pub assertions_unstable: usize,
+    /// Tests removed because they did not compile.
+    pub tests_uncompilable: usize,
+    /// Tests removed because they failed under JUnit.
+    pub tests_failing: usize,
+    /// Things worth telling the user.
+    pub notes: Vec<String>,
+}
+
+fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
+    Error::Class {
+        class: cut.to_string(),
+        detail: e.to_string(),
+    }
+}
+
+fn host_config(config: &Config, internal: &str) -> HostConfig {
+    HostConfig {
+        classpath: config.classpath.clone(),
+        instrument: vec![internal.to_string()],
+        workers: config.workers.max(1),
+        timeout: config.test_timeout,
+        worker: config.worker.clone(),
+        java_home: config.java_home.clone(),
+        ..HostConfig::default()
+    }
+}
+
+/// Generates, checks and emits the tests of `cut` (binary or internal name); `observer`
+/// sees the search's progress.
+pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Result<Generated> {
+    let started = Instant::now();
+    let internal = cut.replace('.', "/");
+    let binary = internal.replace('/', ".");
+    if config.classpath.is_empty() {
+        return Err(Error::Class {
+            class: binary,
+            detail: "the class path is empty".into(),
+        });
+    }
+    let spec: Vec<String> = config
+        .classpath
+        .iter()
+        .map(|p| p.display().to_string())
+        .chain(std::iter::once("jrt".to_string()))
+        .collect();
+    let cp = ClassPath::parse(&spec.join(":")).map_err(|e| class_error(&binary, e))?;
+    let analysis = Analyzer::new(&cp, ferrosuite_cfg::Config::default())
+        .class(&internal)
+        .map_err(|e| class_error(&binary, e))?;
+    let cluster = TestCluster::build(&cp, &internal, &ClusterConfig::default())
+        .map_err(|e| class_error(&binary, e))?;
+    let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
+    let mut factory = match Factory::new(&cluster, constants, config.search.clone()) {
+        Ok(f) => f,
+        Err(ferrosuite_search::Error::NothingToCall(_)) => {
+            return Err(Error::NothingToTest {
+                class: binary,
+                detail: "no accessible constructor, factory, static method or field".into(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut host = Host::start(host_config(config, &internal))?;
+    let file = cp.load(&internal).ok();
+    let goals = GoalSet::for_class(
+        host.map(),
+        config.fitness.clone(),
+        &analysis,
+        file.as_deref(),
+    )
+    .map_err(|e| class_error(&binary, e))?;
+    let mut eval = Evaluator::new(&mut host, goals, config.budget);
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let result = search(&config.engine, &mut factory, &mut eval, &mut rng, observer)?;
+    let goals = eval.into_goals();
+    let branch: Vec<_> = goals.goals_of(Criterion::Branch).map(|g| g.id).collect();
+    let branches_covered = branch.iter().filter(|g| result.covered.contains(g)).count();
+    let mut out = Generated {
+        cut: binary.clone(),
+        class: None,
+        goals: result.goals,
+        covered: result.covered.len(),
+        branches: branch.len(),
+        branches_covered,
+        statements_executed: result.usage.statements,
+        search_seconds: result.elapsed.as_secs_f64(),
+        seconds: 0.0,
+        tests_found: result.tests.len(),
+        tests_emitted: 0,
+        tests_unstable: 0,
+        assertions_unstable: 0,
+        tests_uncompilable: 0,
+        tests_failing: 0,
+        notes: Vec::new(),
+    };
+    // The final run, with observation, and the reruns.
+    let tests = result.tests;
+    let first = host.run(&tests, true)?;
+    drop(host);
+    let mut reruns: Vec<Vec<TestResult>> = Vec::new();
+    for k in 0..config.stability_runs {
+        let mut order: Vec<usize> = (0..tests.len()).collect();
+        if k % 2 == 0 {
+            order.reverse();
+        } else {
+            order.rotate_left(tests.len() / 2);
+        }
+        let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
+        let mut fresh = Host::start(host_config(config, &internal))?;
+        let results = fresh.run(&shuffled, true)?;
+        let mut back: Vec<Option<TestResult>> = vec![None; tests.len()];
+        for (&i, r) in order.iter().zip(results) {
+            back[i] = Some(r);
+        }
+        reruns.push(
+            back.into_iter()
+                .map(|r| r.unwrap_or_else(|| TestResult::lost(Status::Crashed("not rerun".into()))))
+                .collect(),
+        );
+    }
+    let mut candidates: Vec<EmitTest> = Vec::new();
+    for (i, (t, r)) in tests.iter().zip(&first).enumerate() {
+        let Some(mut e) = EmitTest::from_result(t, r, &config.emit.limits) else {
+            out.tests_unstable += 1;
+            continue;
+        };
+        let again: Vec<&TestResult> = reruns.iter().filter_map(|rr| rr.get(i)).collect();
+        if again.iter().any(|a| !same_outcome(r, a)) {
+            out.tests_unstable += 1;
+            continue;
+        }
+        let kept = stable(&e.test, &e.assertions, &again);
+        out.assertions_unstable += e.assertions.len() - kept.len();
+        e.assertions = kept;
+        candidates.push(e);
+    }
+    let release_types =
+        ClassPathTypes::for_release(&cp, config.release, config.java_home.as_deref());
+    let plain_types;
+    let types: &dyn TypeInfo = match &release_types {
+        Ok(t) => t,
+        Err(e) => {
+            out.notes.push(format!(
+                "JDK signatures of release {} unavailable ({e}); using the running JDK's",
+                config.release
+            ));
+            plain_types = ClassPathTypes::new(&cp);
+            &plain_types
+        }
+    };
+    let class = if config.validate {
+        validated(config, &internal, &mut candidates, types, &mut out)?
+    } else if candidates.is_empty() {
+        None
+    } else {
+        Some(emit_class(&internal, &candidates, &config.emit, types)?)
+    };
+    out.tests_emitted = class.as_ref().map_or(0, |c| c.test_names.len());
+    out.class = class;
+    out.seconds = started.elapsed().as_secs_f64();
+    Ok(out)
+}
+
+/// Whether a rerun ended like the first run: same status kind, same statements executed,
+/// and the same exception class (if any) at the same statement.
+fn same_outcome(a: &TestResult, b: &TestResult) -> bool {
+    let thrown = |r: &TestResult| {
+        r.outcomes.iter().enumerate().find_map(|(i, o)| match o {
+            Outcome::Threw(t) => Some((i, t.class.clone())),
+            Outcome::Normal => None,
+        })
+    };
+    std::mem::discriminant(&a.status) == std::mem::discriminant(&b.status)
+        && a.executed == b.executed
+        && thrown(a) == thrown(b)
+}
+
+/// Emits, compiles and runs the class, removing what does not compile or fails, until the
+/// rest passes.
+fn validated(
+    config: &Config,
+    internal: &str,
+    candidates: &mut Vec<EmitTest>,
+    types: &dyn TypeInfo,
+    out: &mut Generated,
+) -> Result<Option<EmittedClass>> {
+    let tools = Tools::locate(config.java_home.as_deref(), config.jar_dir.as_deref());
+    let scratch = match &config.scratch {
+        Some(s) => s.clone(),
+        None => fresh_dir("ferrosuite-validate")?,
+    };
+    let result = (|| {
+        for _round in 0..8 {
+            if candidates.is_empty() {
+                return Ok(None);
+            }
+            let class = emit_class(internal, candidates, &config.emit, types)?;
+            let qualified = if class.package.is_empty() {
+                class.class_name.clone()
+            } else {
+                format!("{}.{}", class.package, class.class_name)
+            };
+            let round = validate::check(
+                &tools,
+                config.emit.junit,
+                config.release,
+                &scratch,
+                &class.path,
+                &qualified,
+                &class.source,
+                &class.test_names,
+                &config.classpath,
+            )?;
+            if round.uncompilable.is_empty() && round.failing.is_empty() {
+                return Ok(Some(class));
+            }
+            out.tests_uncompilable += round.uncompilable.len();
+            out.tests_failing += round.failing.len();
+            let drop: Vec<&String> = round.uncompilable.iter().chain(&round.failing).collect();
+            let mut k = 0;
+            candidates.retain(|_| {
+                let name = &class.test_names[k];
+                k += 1;
+                !drop.contains(&name)
+            });
+        }
+        Err(Error::Tool(
+            "validation did not converge after 8 rounds of removing tests".into(),
+        ))
+    })();
+    if config.scratch.is_none() {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    result
+}
+
+/// A new, empty directory under the system's temporary directory.
+fn fresh_dir(base: &str) -> Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for attempt in 0..1000u32 {
+        let dir =
+            std::env::temp_dir().join(format!("{base}-{}-{nanos:x}-{attempt}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::Tool(format!("{}: {e}", dir.display()))),
+        }
+    }
+    Err(Error::Tool("no fresh scratch directory".into()))
+}
+
+/// Writes `class` under the source root `out` (`out/p/q/FooTest.java`). An existing file is
+/// an error unless `overwrite`: the user's files are never replaced silently.
+pub fn write(out: &Path, class: &EmittedClass, overwrite: bool) -> Result<PathBuf> {
+    let path = out.join(&class.path);
+    if path.exists() && !overwrite {
+        return Err(Error::Tool(format!(
+            "{} exists (pass --overwrite to replace it)",
+            path.display()
+        )));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::Tool(format!("{}: {e}", parent.display())))?;
+    }
+    std::fs::write(&path, &class.source)
+        .map_err(|e| Error::Tool(format!("{}: {e}", path.display())))?;
+    Ok(path)
+}

@@ -1,0 +1,331 @@
+//! Validation of emitted test classes with the real tools: `javac` compiles the source against
+//! the user's class path plus JUnit, and JUnit's own runner (the console launcher for JUnit 5,
+//! `JUnitCore` for JUnit 4) runs it.
+//!
+//! Repair, not rejection: a test method that does not compile or fails is *removed* and the
+//! class is emitted again, until what is left compiles and passes (or nothing is left). An
+//! error outside every test method (an import, the class header) cannot be repaired: the
+//! class is not written. Which method a `javac` error belongs to comes from the line numbers
+//! of the method bodies ([`method_spans`]); which test failed comes from the runner's report
+//! (JUnit 5's XML report, JUnit 4's numbered failure list).
+//!
+//! ```
+//! use ferrosuite_generate::validate::{failing_junit4, method_spans};
+//! let src = "class T {\n    public void a() throws Throwable {\n        x();\n    }\n}\n";
+//! assert_eq!(method_spans(src, &["a".to_string()]), [(2, 4)]);
+//! let out = "There was 1 failure:\n1) pop(examples.StackTest)\njava.lang.AssertionError\n";
+//! assert_eq!(failing_junit4(out), ["pop"]);
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ferrosuite_emit::JUnit;
+
+use crate::error::{Error, Result};
+
+/// Where the Java tools and JUnit jars are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tools {
+    /// `javac`.
+    pub javac: PathBuf,
+    /// `java`.
+    pub java: PathBuf,
+    /// Jars JUnit 5 tests compile against (API, opentest4j, apiguardian).
+    pub junit5_api: Vec<PathBuf>,
+    /// The JUnit 5 console launcher (standalone jar).
+    pub junit5_console: PathBuf,
+    /// JUnit 4 and Hamcrest.
+    pub junit4: Vec<PathBuf>,
+}
+
+impl Tools {
+    /// The JDK's tools (from `java_home`, else `JAVA_HOME`, else `PATH`) and the JUnit jars of
+    /// `jar_dir` (Debian's `/usr/share/java` by default). Missing jars are reported when a
+    /// class is validated, so that generation without validation still works.
+    #[must_use]
+    pub fn locate(java_home: Option<&Path>, jar_dir: Option<&Path>) -> Tools {
+        let home = java_home
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("JAVA_HOME").map(PathBuf::from));
+        let tool = |name: &str| {
+            home.as_ref()
+                .map(|h| h.join("bin").join(name))
+                .filter(|p| p.exists())
+                .unwrap_or_else(|| PathBuf::from(name))
+        };
+        let dir = jar_dir.map_or_else(|| PathBuf::from("/usr/share/java"), Path::to_path_buf);
+        let jar = |n: &str| dir.join(n);
+        Tools {
+            javac: tool("javac"),
+            java: tool("java"),
+            junit5_api: vec![
+                jar("junit-jupiter-api.jar"),
+                jar("opentest4j.jar"),
+                jar("apiguardian-api.jar"),
+                jar("junit-platform-commons.jar"),
+            ],
+            junit5_console: jar("junit-platform-console-standalone.jar"),
+            junit4: vec![jar("junit4.jar"), jar("hamcrest-core.jar")],
+        }
+    }
+
+    fn check(paths: &[PathBuf]) -> Result<()> {
+        for p in paths {
+            if !p.exists() {
+                return Err(Error::Tool(format!(
+                    "{} is missing (Debian: apt-get install junit5 junit4)",
+                    p.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The 1-based line spans (header line to closing brace) of the test methods `names`, in the
+/// order given; `(0, 0)` for a name not found.
+#[must_use]
+pub fn method_spans(source: &str, names: &[String]) -> Vec<(usize, usize)> {
+    let lines: Vec<&str> = source.lines().collect();
+    names
+        .iter()
+        .map(|name| {
+            let header = format!("public void {name}() throws Throwable {{");
+            let Some(start) = lines.iter().position(|l| l.trim() == header) else {
+                return (0, 0);
+            };
+            let end = lines[start..]
+                .iter()
+                .position(|l| *l == "    }")
+                .map_or(lines.len(), |k| start + k);
+            (start + 1, end + 1)
+        })
+        .collect()
+}
+
+/// The lines of `file` that `javac`'s output reports errors on.
+fn error_lines(output: &str, file: &str) -> Vec<usize> {
+    output
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(file)?.strip_prefix(':')?;
+            let (line, msg) = rest.split_once(':')?;
+            msg.trim_start()
+                .starts_with("error")
+                .then(|| line.parse().ok())
+                .flatten()
+        })
+        .collect()
+}
+
+/// Names of the tests JUnit 4's `JUnitCore` reports as failed (`1) name(Class)`).
+#[must_use]
+pub fn failing_junit4(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| {
+            let (num, rest) = l.split_once(") ")?;
+            num.parse::<u32>().ok()?;
+            let (name, _) = rest.split_once('(')?;
+            Some(name.to_string())
+        })
+        .collect()
+}
+
+/// Names of the tests a JUnit 5 XML report (`TEST-junit-jupiter.xml`) marks failed or in
+/// error.
+#[must_use]
+pub fn failing_junit5(xml: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for case in xml.split("<testcase ").skip(1) {
+        let Some(name) = case
+            .split("name=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+        else {
+            continue;
+        };
+        let body = case.split("</testcase>").next().unwrap_or(case);
+        let head_closed = body.find("/>").zip(body.find('>'));
+        let self_closing = head_closed.is_some_and(|(sc, gt)| sc + 1 == gt);
+        if !self_closing && (body.contains("<failure") || body.contains("<error")) {
+            out.push(name.trim_end_matches("()").to_string());
+        }
+    }
+    out
+}
+
+/// What validation found in one round.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Round {
+    /// Tests removed because they did not compile.
+    pub uncompilable: Vec<String>,
+    /// Tests removed because they failed or erred.
+    pub failing: Vec<String>,
+}
+
+/// Compiles `source` (the class `package.class_name` at `rel`) in `dir` against `classpath`
+/// plus JUnit and runs it. Returns the tests to remove (`Ok` with an empty round when the
+/// class compiles and passes), or an error when the class fails to compile outside its test
+/// methods or a tool cannot be run.
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    tools: &Tools,
+    junit: JUnit,
+    release: u16,
+    dir: &Path,
+    rel: &Path,
+    qualified: &str,
+    source: &str,
+    test_names: &[String],
+    classpath: &[PathBuf],
+) -> Result<Round> {
+    let io = |what: &str, e: std::io::Error| Error::Tool(format!("{what}: {e}"));
+    let src = dir.join("src");
+    let out = dir.join("classes");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).map_err(|e| io(&out.display().to_string(), e))?;
+    let file = src.join(rel);
+    if let Some(parent) = file.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| io(&parent.display().to_string(), e))?;
+    }
+    std::fs::write(&file, source).map_err(|e| io(&file.display().to_string(), e))?;
+    let junit_jars = match junit {
+        JUnit::Five => tools.junit5_api.clone(),
+        JUnit::Four => tools.junit4.clone(),
+    };
+    Tools::check(&junit_jars)?;
+    let mut cp: Vec<PathBuf> = classpath.to_vec();
+    cp.extend(junit_jars.iter().cloned());
+    let joined = join(&cp);
+    let o = Command::new(&tools.javac)
+        .args(["--release", &release.to_string()])
+        .args(["-encoding", "UTF-8", "-nowarn", "-Xlint:none", "-d"])
+        .arg(&out)
+        .arg("-cp")
+        .arg(&joined)
+        .arg(&file)
+        .output()
+        .map_err(|e| io(&format!("running {}", tools.javac.display()), e))?;
+    if !o.status.success() {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let lines = error_lines(&text, &file.display().to_string());
+        let spans = method_spans(source, test_names);
+        let mut bad = BTreeSet::new();
+        for l in &lines {
+            match spans.iter().position(|(s, e)| s <= l && l <= e) {
+                Some(k) => {
+                    bad.insert(test_names[k].clone());
+                }
+                None => {
+                    return Err(Error::Tool(format!(
+                        "the emitted class does not compile outside its tests:\n{text}"
+                    )));
+                }
+            }
+        }
+        if bad.is_empty() {
+            return Err(Error::Tool(format!("javac failed:\n{text}")));
+        }
+        return Ok(Round {
+            uncompilable: bad.into_iter().collect(),
+            failing: Vec::new(),
+        });
+    }
+    let mut run_cp = vec![out.clone()];
+    run_cp.extend(classpath.iter().cloned());
+    let failing = match junit {
+        JUnit::Five => {
+            Tools::check(std::slice::from_ref(&tools.junit5_console))?;
+            let reports = dir.join("reports");
+            let _ = std::fs::remove_dir_all(&reports);
+            let o = Command::new(&tools.java)
+                .arg("-jar")
+                .arg(&tools.junit5_console)
+                .args([
+                    "--disable-banner",
+                    "--details=none",
+                    "--disable-ansi-colors",
+                ])
+                .arg("--reports-dir")
+                .arg(&reports)
+                .arg("-cp")
+                .arg(join(&run_cp))
+                .args(["--select-class", qualified])
+                .output()
+                .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
+            let xml =
+                std::fs::read_to_string(reports.join("TEST-junit-jupiter.xml")).map_err(|e| {
+                    Error::Tool(format!(
+                        "JUnit wrote no report ({e}):\n{}{}",
+                        String::from_utf8_lossy(&o.stdout),
+                        String::from_utf8_lossy(&o.stderr)
+                    ))
+                })?;
+            failing_junit5(&xml)
+        }
+        JUnit::Four => {
+            run_cp.extend(tools.junit4.iter().cloned());
+            let o = Command::new(&tools.java)
+                .arg("-cp")
+                .arg(join(&run_cp))
+                .args(["org.junit.runner.JUnitCore", qualified])
+                .output()
+                .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
+            let text = String::from_utf8_lossy(&o.stdout);
+            let f = failing_junit4(&text);
+            if !o.status.success() && f.is_empty() {
+                return Err(Error::Tool(format!(
+                    "JUnitCore failed without naming a test:\n{text}{}",
+                    String::from_utf8_lossy(&o.stderr)
+                )));
+            }
+            f
+        }
+    };
+    Ok(Round {
+        uncompilable: Vec::new(),
+        failing,
+    })
+}
+
+fn join(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn javac_errors_are_mapped_to_lines() {
+        let out = "/t/src/p/ATest.java:12: error: cannot find symbol\n        x();\n/t/src/p/ATest.java:3: warning: [x] y\n/t/src/p/ATest.java:20: error: ';' expected\n2 errors\n";
+        assert_eq!(error_lines(out, "/t/src/p/ATest.java"), [12, 20]);
+    }
+
+    #[test]
+    fn junit5_report_failures() {
+        let xml = r#"<testsuite><testcase name="a()" classname="p.T" time="0.01"/>
+<testcase name="b()" classname="p.T" time="0.01"><failure message="x" type="org.opentest4j.AssertionFailedError">trace</failure></testcase>
+<testcase name="c()" classname="p.T"><system-out>x</system-out></testcase>
+<testcase name="d()" classname="p.T"><error message="boom"/></testcase></testsuite>"#;
+        assert_eq!(failing_junit5(xml), ["b", "d"]);
+    }
+
+    #[test]
+    fn spans_of_methods() {
+        let src = "class T {\n\n    public void a() throws Throwable {\n        x();\n        y();\n    }\n\n    public void b() throws Throwable {\n    }\n}\n";
+        let names = vec!["a".to_string(), "b".to_string(), "zz".to_string()];
+        assert_eq!(method_spans(src, &names), [(3, 6), (8, 9), (0, 0)]);
+    }
+}
