@@ -2,7 +2,8 @@
 //! converts them into the libraries' configurations, calls them, and prints results.
 //!
 //! Exit codes: 0 success; 1 error (bad input, I/O); 2 usage error; 3 completed, but some classes
-//! could not be processed (listed in the output and the report).
+//! could not be processed (listed in the output and the report; for `generate`: a class got
+//! no test class — an error, nothing testable, or no test survived validation).
 
 /// `println!` that returns an error instead of panicking when stdout is closed (e.g. piped into
 /// `head`).
@@ -14,6 +15,7 @@ macro_rules! out {
 }
 
 mod analyze;
+mod generate;
 mod run;
 
 use std::io::IsTerminal;
@@ -164,6 +166,65 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+    },
+    /// Generate JUnit tests for classes: search, assertions, stability check, validation with
+    /// javac and JUnit; files go to OUT/src/test/java.
+    #[command(group = clap::ArgGroup::new("cuts").required(true).multiple(true).args(["class", "package"]))]
+    Generate {
+        /// The class path of the code under test: directories and jars separated by ':'.
+        #[arg(long, short = 'c')]
+        classpath: String,
+        /// A class to test (binary name, e.g. com.example.Stack); repeatable.
+        #[arg(long)]
+        class: Vec<String>,
+        /// Test every top-level class of this package on the class path.
+        #[arg(long)]
+        package: Option<String>,
+        /// Search time per class: 60, 60s, 2m, 500ms (default 60s, or none with
+        /// --max-statements alone).
+        #[arg(long)]
+        budget: Option<String>,
+        /// Search budget in statements executed per class: with a seed, the output is
+        /// byte-identical from run to run.
+        #[arg(long, value_name = "N")]
+        max_statements: Option<u64>,
+        /// Seed of the search.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// whole-suite, mosa, dynamosa, random or single-target (default whole-suite).
+        #[arg(long)]
+        algorithm: Option<String>,
+        /// Coverage criteria, comma-separated: branch, line, method, method-no-exception,
+        /// exception (default branch,line,method,exception).
+        #[arg(long)]
+        criteria: Option<String>,
+        /// JUnit version of the emitted tests: 4 or 5.
+        #[arg(long, default_value_t = 5)]
+        junit: u8,
+        /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java.
+        #[arg(long, short = 'o', default_value = "ferrosuite-tests")]
+        out: PathBuf,
+        /// Classes processed at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Worker JVMs per class.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        /// Time limit of one test during the search, in milliseconds.
+        #[arg(long, default_value_t = 3000)]
+        timeout: u64,
+        /// `javac --release` level the emitted tests compile with.
+        #[arg(long, default_value_t = 8)]
+        release: u16,
+        /// Do not compile and run the emitted tests (they may then not compile or fail).
+        #[arg(long)]
+        no_validate: bool,
+        /// Replace existing test files.
+        #[arg(long)]
+        overwrite: bool,
+        /// Where to write the JSON report (default OUT/ferrosuite-report.json).
+        #[arg(long)]
+        report: Option<PathBuf>,
     },
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
@@ -391,6 +452,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
             observe,
             no_sandbox,
             json: format == Format::Json,
+        }),
+        Command::Generate {
+            classpath,
+            class,
+            package,
+            budget,
+            max_statements,
+            seed,
+            algorithm,
+            criteria,
+            junit,
+            out,
+            jobs,
+            workers,
+            timeout,
+            release,
+            no_validate,
+            overwrite,
+            report,
+        } => generate::run(&generate::Request {
+            classpath,
+            classes: class,
+            package,
+            budget,
+            max_statements,
+            seed,
+            algorithm,
+            criteria,
+            junit,
+            out,
+            jobs,
+            workers,
+            timeout_ms: timeout,
+            release,
+            no_validate,
+            overwrite,
+            report,
         }),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)

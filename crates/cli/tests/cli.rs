@@ -628,3 +628,196 @@ fn run_errors_are_one_line_and_nonzero() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// The summary table of `generate` with the time column replaced (it varies).
+fn normalise_generate(text: &str, out: &Path) -> String {
+    let t = text.replace(&out.display().to_string(), "<OUT>");
+    t.lines()
+        .map(|l| {
+            l.split(' ')
+                .map(|w| {
+                    let digits = w.strip_suffix('s').unwrap_or("");
+                    if !digits.is_empty()
+                        && digits.contains('.')
+                        && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    {
+                        "<T>s".to_string()
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn generate_writes_green_tests_a_summary_and_a_report() {
+    let cp = fixtures().join("java8");
+    let out = tmp("cli-generate");
+    let args = [
+        "generate",
+        "-c",
+        cp.to_str().unwrap(),
+        "--class",
+        "examples.Stack",
+        "--max-statements",
+        "30000",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = ferrosuite(&args);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    golden("generate-stack.txt", &normalise_generate(&stdout, &out));
+    // The test file: the same bytes as the golden one (seed + statement budget).
+    let file = out.join("src/test/java/examples/StackTest.java");
+    let source = std::fs::read_to_string(&file).unwrap();
+    golden("generate-StackTest.java", &source);
+    // The report names the file and the figures.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("ferrosuite-report.json")).unwrap())
+            .unwrap();
+    let c = &report["classes"][0];
+    assert_eq!(c["status"], "generated");
+    assert_eq!(c["class"], "examples.Stack");
+    assert_eq!(c["tests_uncompilable"], 0);
+    assert_eq!(c["tests_failing"], 0);
+    assert!(c["tests_emitted"].as_u64().unwrap() >= 3, "{c}");
+    // Again without --overwrite: refused before any work, the file untouched.
+    let o = ferrosuite(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("exists") && err.contains("--overwrite"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), source);
+}
+
+#[test]
+fn generate_reports_classes_without_tests_and_bad_arguments() {
+    let cp = fixtures().join("java8");
+    let out = tmp("cli-generate-bad");
+    let cps = cp.to_str().unwrap();
+    let outs = out.to_str().unwrap();
+    // One class works, one is missing, one is an interface: exit 3, the others still done.
+    let o = ferrosuite(&[
+        "generate",
+        "-c",
+        cps,
+        "--class",
+        "examples.Stack",
+        "--class",
+        "examples.Nope",
+        "--class",
+        "examples.Shape",
+        "--max-statements",
+        "20000",
+        "--jobs",
+        "2",
+        "--junit",
+        "4",
+        "--out",
+        outs,
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.join("src/test/java/examples/StackTest.java").exists());
+    assert!(
+        stdout.contains("examples.Nope") && stdout.contains("not found"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("examples.Shape") && stdout.contains("nothing to test"),
+        "{stdout}"
+    );
+    // Bad arguments: one line, exit 1 (or 2 for usage errors).
+    let one_line = |args: &[&str], code: i32, want: &str| {
+        let o = ferrosuite(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    };
+    one_line(
+        &["generate", "-c", "/nonexistent", "--class", "a.B"],
+        1,
+        "does not exist",
+    );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--class",
+            "examples.Stack",
+            "--budget",
+            "5x",
+            "--out",
+            outs,
+            "--overwrite",
+        ],
+        1,
+        "unknown unit",
+    );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--class",
+            "examples.Stack",
+            "--junit",
+            "3",
+            "--out",
+            outs,
+            "--overwrite",
+        ],
+        1,
+        "--junit 3",
+    );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--class",
+            "examples.Stack",
+            "--algorithm",
+            "magic",
+            "--out",
+            outs,
+            "--overwrite",
+        ],
+        1,
+        "unknown algorithm",
+    );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--package",
+            "nopackage",
+            "--out",
+            outs,
+        ],
+        1,
+        "no class of package",
+    );
+    one_line(&["generate", "-c", cps], 2, "--class");
+}

@@ -126,6 +126,7 @@ pub struct Generated {
     /// The class under test (binary name).
     pub cut: String,
     /// The test class; `None` when no test survived the checks.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub class: Option<EmittedClass>,
     /// Goals known at the end of the search, and covered by the minimised tests (by
     /// ferrosuite's probes).
