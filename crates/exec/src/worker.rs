@@ -394,6 +394,7 @@ struct Ids {
     host_threads: jmethodID,
     host_stop_threads: jmethodID,
     host_message: jmethodID,
+    host_root_cause: jmethodID,
     host_inspectors: jmethodID,
     thread: jclass,
     thread_interrupted: jmethodID,
@@ -739,6 +740,13 @@ impl<'a> Executor<'a> {
                 "(Ljava/lang/Throwable;)Ljava/lang/String;",
                 true,
             )?,
+            host_root_cause: Self::mid(
+                jni,
+                host,
+                "rootCause",
+                "(Ljava/lang/Throwable;)Ljava/lang/String;",
+                true,
+            )?,
             host_inspectors: Self::mid(
                 jni,
                 host,
@@ -892,10 +900,31 @@ impl<'a> Executor<'a> {
         self.jni.delete_local(name);
         if let Some(t) = self.jni.take_exception() {
             let d = self.describe(t);
+            // A failed initialisation: say what the static initialiser threw.
+            let cause = if d.class == "java.lang.ExceptionInInitializerError" {
+                let s = raw::reference(self.jni.call(
+                    self.ids.host,
+                    self.ids.host_root_cause,
+                    Kind::Object,
+                    &[jvalue { l: t }],
+                    true,
+                ));
+                self.jni.clear_exception();
+                if s.is_null() {
+                    None
+                } else {
+                    let text = self.jni.read_string(s, MAX_STRING).0;
+                    self.jni.delete_local(s);
+                    Some(text)
+                }
+            } else {
+                None
+            };
             self.jni.delete_local(t);
-            return Err(match d.message {
-                Some(m) => format!("{}: {m}", d.class),
-                None => d.class,
+            return Err(match (cause, d.message) {
+                (Some(c), _) => format!("{} ({c})", d.class),
+                (None, Some(m)) => format!("{}: {m}", d.class),
+                (None, None) => d.class,
             });
         }
         Ok(c)

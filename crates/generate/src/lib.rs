@@ -9,8 +9,9 @@
 //! 4. run the minimised tests once more with observation on: their outcomes and the values
 //!    they produce become candidate assertions and expected exceptions (`emit::assertions`);
 //! 5. stability: rerun them [`Config::stability_runs`] times, each in a fresh host (new
-//!    JVMs) and another test order; a test whose outcome changes is dropped, an assertion
-//!    whose value changes is dropped;
+//!    JVMs, so new random seeds and a later clock) and another test order, every other one
+//!    with all identity hash codes changed (`-XX:hashCode=2`); a test whose outcome changes
+//!    is dropped, an assertion whose value changes is dropped;
 //! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
 //! 7. validate: compile it with `javac --release N` and run it with JUnit
 //!    ([`validate`]); tests that do not compile or fail are removed and the class is
@@ -215,6 +216,17 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         Err(e) => return Err(e.into()),
     };
     let mut host = Host::start(host_config(config, &internal))?;
+    if let Some(f) = host
+        .ready()
+        .init_failures
+        .iter()
+        .find(|f| f.class == binary)
+    {
+        return Err(Error::NothingToTest {
+            class: binary.clone(),
+            detail: format!("its static initialiser throws {}", f.error),
+        });
+    }
     let file = cp.load(&internal).ok();
     let goals = GoalSet::for_class(
         host.map(),
@@ -260,7 +272,16 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut fresh = Host::start(host_config(config, &internal))?;
+        let mut hc = host_config(config, &internal);
+        if k % 2 == 0 {
+            // Every identity hash code 1: values that show identity hashes (or iteration
+            // orders that follow them) change, and their assertions go.
+            hc.jvm_options.extend([
+                "-XX:+UnlockExperimentalVMOptions".to_string(),
+                "-XX:hashCode=2".to_string(),
+            ]);
+        }
+        let mut fresh = Host::start(hc)?;
         let results = fresh.run(&shuffled, true)?;
         let mut back: Vec<Option<TestResult>> = vec![None; tests.len()];
         for (&i, r) in order.iter().zip(results) {

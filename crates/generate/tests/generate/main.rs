@@ -117,6 +117,12 @@ fn bad_input_gives_clear_errors() {
     assert!(e.to_string().contains("examples.NoSuchClass"), "{e}");
     let e = generate(&config, "examples.Shape", &mut Quiet).unwrap_err();
     assert!(e.to_string().contains("examples.Shape"), "{e}");
+    let e = generate(&config, "hostile.BadInit", &mut Quiet).unwrap_err();
+    assert!(
+        e.to_string().contains("static initialiser throws")
+            && e.to_string().contains("NumberFormatException"),
+        "{e}"
+    );
     let empty = Config {
         classpath: vec![],
         ..config

@@ -96,6 +96,21 @@ public final class Host {
         }
     }
 
+    /**
+     * "class: message" of the innermost cause of {@code t} (for a failed class initialisation:
+     * what the static initialiser threw, not the {@code ExceptionInInitializerError} around it).
+     */
+    public static String rootCause(Throwable t) {
+        try {
+            Throwable c = t;
+            for (int i = 0; i < 16 && c.getCause() != null && c.getCause() != c; i++) c = c.getCause();
+            String m = c.getMessage();
+            return c.getClass().getName() + (m == null ? "" : ": " + m);
+        } catch (Throwable e) {
+            return t.getClass().getName();
+        }
+    }
+
     /** Makes a URL of a class-path entry (a file or directory path). */
     public static java.net.URL[] urls(String[] paths) throws java.net.MalformedURLException {
         java.net.URL[] out = new java.net.URL[paths.length];
