@@ -104,6 +104,15 @@ pub trait TypeInfo {
         None
     }
 
+    /// The parameter types `javac` sees for a call of `name` `descriptor` on `class`, when
+    /// they differ from the descriptor's: a descriptor that is a *bridge* (the erased
+    /// `compareTo(Object)` of a `Comparable<Fraction>`) is not callable from source, and its
+    /// arguments must be written for the method it bridges to (`compareTo(Fraction)`).
+    fn source_params(&self, class: &str, name: &str, descriptor: &str) -> Option<Vec<FieldType>> {
+        let _ = (class, name, descriptor);
+        None
+    }
+
     /// The source name of parameter `index` of method `name` `descriptor` of `class`, if the
     /// class file records it.
     fn parameter_name(
@@ -787,12 +796,19 @@ impl MethodWriter<'_> {
 
     fn args(
         &self,
+        callee: Option<(&str, &str)>,
         descriptor: &str,
         args: &[VarRef],
         values: &[Value],
         decl: &[Option<FieldType>],
     ) -> std::result::Result<String, String> {
-        let d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+        let mut d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+        if let Some(params) = callee
+            .and_then(|(class, name)| self.types.source_params(class, name, descriptor))
+            .filter(|p| p.len() == d.params.len())
+        {
+            d.params = params;
+        }
         if d.params.len() != args.len() {
             return Err(format!(
                 "{} arguments for descriptor {descriptor}",
@@ -825,7 +841,7 @@ impl MethodWriter<'_> {
             } => format!(
                 "new {}({})",
                 n.name(class),
-                self.args(descriptor, args, values, decl)?
+                self.args(None, descriptor, args, values, decl)?
             ),
             Statement::Method {
                 class,
@@ -840,7 +856,7 @@ impl MethodWriter<'_> {
                 };
                 format!(
                     "{target}.{name}({})",
-                    self.args(descriptor, args, values, decl)?
+                    self.args(Some((class, name)), descriptor, args, values, decl)?
                 )
             }
             Statement::FieldRead {

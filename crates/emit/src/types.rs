@@ -218,11 +218,41 @@ impl TypeInfo for ClassPathTypes<'_> {
             .map(std::borrow::Cow::into_owned)
     }
 
+    fn source_params(&self, class: &str, name: &str, descriptor: &str) -> Option<Vec<FieldType>> {
+        let arity = MethodDescriptor::parse(descriptor).ok()?.params.len();
+        for file in self.lineage(class) {
+            let named = |m: &&ferrosuite_bytecode::classfile::Member| {
+                file.member_name(m).ok().as_deref() == Some(name)
+            };
+            let Some(bridge) = file
+                .methods
+                .iter()
+                .filter(named)
+                .find(|m| file.member_descriptor(m).ok().as_deref() == Some(descriptor))
+            else {
+                continue;
+            };
+            if bridge.access_flags & access::BRIDGE == 0 {
+                return None;
+            }
+            // The method the bridge stands for: same name and arity, not a bridge itself.
+            return file
+                .methods
+                .iter()
+                .filter(named)
+                .filter(|m| m.access_flags & (access::BRIDGE | access::SYNTHETIC) == 0)
+                .filter_map(|m| MethodDescriptor::parse(&file.member_descriptor(m).ok()?).ok())
+                .find(|d| d.params.len() == arity)
+                .map(|d| d.params);
+        }
+        None
+    }
+
     fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
         for file in self.lineage(class) {
             for m in &file.methods {
-                let public =
-                    m.access_flags & access::PUBLIC != 0 && m.access_flags & access::STATIC == 0;
+                let public = m.access_flags & access::PUBLIC != 0
+                    && m.access_flags & (access::STATIC | access::BRIDGE) == 0;
                 if !public || file.member_name(m).ok().as_deref() != Some(name) {
                     continue;
                 }

@@ -182,6 +182,39 @@ fn cases() -> Vec<EmitTest> {
             assertions: vec![],
             expected: Some((1, "java.io.FileNotFoundException".into())),
         },
+        // A bridge descriptor (the erased `compareTo(Object)` of `Comparable<Integer>`): the
+        // argument is written for `compareTo(Integer)`, which javac can see.
+        EmitTest {
+            test: Test::new(vec![
+                Statement::Primitive(Prim::Int(3)),
+                m(
+                    "java/lang/Integer",
+                    "valueOf",
+                    "(I)Ljava/lang/Integer;",
+                    None,
+                    &[0],
+                ),
+                Statement::Null {
+                    ty: FieldType::Object("java/lang/Object".into()),
+                },
+                m(
+                    "java/lang/Integer",
+                    "compareTo",
+                    "(Ljava/lang/Object;)I",
+                    Some(1),
+                    &[1],
+                ),
+                m(
+                    "java/lang/Integer",
+                    "compareTo",
+                    "(Ljava/lang/Object;)I",
+                    Some(1),
+                    &[2],
+                ),
+            ]),
+            assertions: vec![value(3, Observed::Integer(0))],
+            expected: Some((4, "java.lang.NullPointerException".into())),
+        },
         // The same method and outcome again: the name is numbered.
         EmitTest {
             test: Test::new(vec![

@@ -81,6 +81,19 @@ public class CornerCasesTest {
     }
 
     @Test(timeout = 4000)
+    public void compareToThrowsNullPointerException() throws Throwable {
+        Integer integer = Integer.valueOf(3);
+        int i = integer.compareTo(integer);
+        assertEquals(0, i);
+        try {
+            integer.compareTo((Integer) null);
+            fail("Expecting exception: NullPointerException");
+        } catch (NullPointerException e) {
+            // expected
+        }
+    }
+
+    @Test(timeout = 4000)
     public void readSizeThrowsNullPointerException2() throws Throwable {
         Stack stack = null;
         try {

@@ -78,6 +78,15 @@ public class CornerCasesTest {
 
     @Test
     @Timeout(4)
+    public void compareToThrowsNullPointerException() throws Throwable {
+        Integer integer = Integer.valueOf(3);
+        int i = integer.compareTo(integer);
+        assertEquals(0, i);
+        assertThrows(NullPointerException.class, () -> integer.compareTo((Integer) null));
+    }
+
+    @Test
+    @Timeout(4)
     public void readSizeThrowsNullPointerException2() throws Throwable {
         Stack stack = null;
         assertThrows(NullPointerException.class, () -> { int unused = stack.size; });
