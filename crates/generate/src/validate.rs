@@ -183,6 +183,11 @@ pub fn check(
     classpath: &[PathBuf],
 ) -> Result<Round> {
     let io = |what: &str, e: std::io::Error| Error::Tool(format!("{what}: {e}"));
+    // Absolute paths: the tests run with the scratch directory as working directory.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = &absolute(dir);
+    let classpath: Vec<PathBuf> = classpath.iter().map(|p| absolute(p)).collect();
+    let classpath = classpath.as_slice();
     let src = dir.join("src");
     let out = dir.join("classes");
     let _ = std::fs::remove_dir_all(&out);
@@ -245,7 +250,10 @@ pub fn check(
             Tools::check(std::slice::from_ref(&tools.junit5_console))?;
             let reports = dir.join("reports");
             let _ = std::fs::remove_dir_all(&reports);
+            // The tests run for real here (the sandbox is the search's): in the scratch
+            // directory, so that relative paths cannot reach the user's files.
             let o = Command::new(&tools.java)
+                .current_dir(dir)
                 .arg("-jar")
                 .arg(&tools.junit5_console)
                 .args([
@@ -273,6 +281,7 @@ pub fn check(
         JUnit::Four => {
             run_cp.extend(tools.junit4.iter().cloned());
             let o = Command::new(&tools.java)
+                .current_dir(dir)
                 .arg("-cp")
                 .arg(join(&run_cp))
                 .args(["org.junit.runner.JUnitCore", qualified])
