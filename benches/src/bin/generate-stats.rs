@@ -38,6 +38,7 @@ fn merge(args: &[String]) {
         "tests_emitted",
         "tests_unstable",
         "assertions_unstable",
+        "tests_inaccessible",
         "tests_uncompilable",
         "tests_failing",
         "search_seconds",

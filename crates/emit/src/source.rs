@@ -180,6 +180,23 @@ impl EmitTest {
     }
 }
 
+impl EmitTest {
+    /// The first class this test's source would have to name that Java source in `package`
+    /// (dotted) cannot name — a package-private JDK class a generator returned, say (the JVM
+    /// lets JNI reach it during the search; `javac` does not). `None` when every class is
+    /// accessible. Such a test cannot be written and must be left out.
+    #[must_use]
+    pub fn inaccessible_class(&self, types: &dyn TypeInfo, package: &str) -> Option<String> {
+        let mut used = BTreeSet::new();
+        if collect_classes(self, &mut used, types, package).is_err() {
+            return None;
+        }
+        used.into_iter()
+            .find(|c| !types.accessible(c, package))
+            .map(|c| c.replace('/', "."))
+    }
+}
+
 /// A written test class.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EmittedClass {

@@ -153,6 +153,8 @@ pub struct Generated {
     pub tests_unstable: usize,
     /// Assertions dropped because their value changed in a rerun.
     pub assertions_unstable: usize,
+    /// Tests left out because they use a class the test's package cannot name.
+    pub tests_inaccessible: usize,
     /// Tests removed because they did not compile.
     pub tests_uncompilable: usize,
     /// Tests removed because they failed under JUnit.
@@ -255,6 +257,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_emitted: 0,
         tests_unstable: 0,
         assertions_unstable: 0,
+        tests_inaccessible: 0,
         tests_uncompilable: 0,
         tests_failing: 0,
         notes: Vec::new(),
@@ -323,6 +326,22 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             &plain_types
         }
     };
+    // Tests that would name a class the test's package cannot see do not compile: out.
+    let package = internal
+        .rfind('/')
+        .map_or(String::new(), |i| internal[..i].replace('/', "."));
+    candidates.retain(|t| match t.inaccessible_class(types, &package) {
+        Some(c) => {
+            out.tests_inaccessible += 1;
+            if out.tests_inaccessible == 1 {
+                out.notes.push(format!(
+                    "tests using {c} (not accessible from package {package}) were left out"
+                ));
+            }
+            false
+        }
+        None => true,
+    });
     let class = if config.validate {
         validated(config, &internal, &mut candidates, types, &mut out)?
     } else if candidates.is_empty() {

@@ -120,6 +120,34 @@ fn error_lines(output: &str, file: &str) -> Vec<usize> {
         .collect()
 }
 
+/// The simple name an `import a.b.C;` line brings in (not for static or on-demand imports).
+fn imported_simple_name(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("import ")?.strip_suffix(';')?;
+    if rest.starts_with("static ") || rest.ends_with('*') {
+        return None;
+    }
+    rest.rsplit('.').next()
+}
+
+/// The tests whose body uses `simple` as a word.
+fn tests_using(
+    lines: &[&str],
+    spans: &[(usize, usize)],
+    names: &[String],
+    simple: &str,
+) -> Vec<String> {
+    let word = |l: &str| {
+        l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .any(|w| w == simple)
+    };
+    spans
+        .iter()
+        .zip(names)
+        .filter(|((s, e), _)| *s > 0 && lines[s - 1..(*e).min(lines.len())].iter().any(|l| word(l)))
+        .map(|(_, n)| n.clone())
+        .collect()
+}
+
 /// Names of the tests JUnit 4's `JUnitCore` reports as failed (`1) name(Class)`).
 #[must_use]
 pub fn failing_junit4(output: &str) -> Vec<String> {
@@ -222,18 +250,25 @@ pub fn check(
         );
         let lines = error_lines(&text, &file.display().to_string());
         let spans = method_spans(source, test_names);
+        let source_lines: Vec<&str> = source.lines().collect();
         let mut bad = BTreeSet::new();
         for l in &lines {
-            match spans.iter().position(|(s, e)| s <= l && l <= e) {
-                Some(k) => {
-                    bad.insert(test_names[k].clone());
-                }
-                None => {
-                    return Err(Error::Tool(format!(
-                        "the emitted class does not compile outside its tests:\n{text}"
-                    )));
-                }
+            if let Some(k) = spans.iter().position(|(s, e)| s <= l && l <= e) {
+                bad.insert(test_names[k].clone());
+                continue;
             }
+            // An import that does not resolve: the tests that use its class go.
+            let users = source_lines
+                .get(l.saturating_sub(1))
+                .and_then(|t| imported_simple_name(t))
+                .map(|simple| tests_using(&source_lines, &spans, test_names, simple))
+                .unwrap_or_default();
+            if users.is_empty() {
+                return Err(Error::Tool(format!(
+                    "the emitted class does not compile outside its tests:\n{text}"
+                )));
+            }
+            bad.extend(users);
         }
         if bad.is_empty() {
             return Err(Error::Tool(format!("javac failed:\n{text}")));
@@ -329,6 +364,24 @@ mod tests {
 <testcase name="c()" classname="p.T"><system-out>x</system-out></testcase>
 <testcase name="d()" classname="p.T"><error message="boom"/></testcase></testsuite>"#;
         assert_eq!(failing_junit5(xml), ["b", "d"]);
+    }
+
+    #[test]
+    fn unresolved_imports_map_to_the_tests_using_them() {
+        assert_eq!(
+            imported_simple_name("import java.util.Comparators;"),
+            Some("Comparators")
+        );
+        assert_eq!(
+            imported_simple_name("import static org.junit.Assert.fail;"),
+            None
+        );
+        assert_eq!(imported_simple_name("    x();"), None);
+        let src = "import java.util.Comparators;\nclass T {\n    public void a() throws Throwable {\n        Comparators c = null;\n    }\n    public void b() throws Throwable {\n        int ComparatorsX = 1;\n    }\n}\n";
+        let lines: Vec<&str> = src.lines().collect();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let spans = method_spans(src, &names);
+        assert_eq!(tests_using(&lines, &spans, &names, "Comparators"), ["a"]);
     }
 
     #[test]
