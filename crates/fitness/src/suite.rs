@@ -134,27 +134,34 @@ impl GoalSet {
             .iter()
             .filter(|((c, m), _)| self.method_index(*c, *m).is_some())
             .count();
-        let lost = suite.is_lost() && self.config.lost_test_is_max;
+        self.assemble(covered, exceptions, suite.is_lost(), |c| {
+            self.part(c, suite, exceptions)
+        })
+    }
+
+    /// A [`SuiteFitness`] from its counts and a term per criterion (every term at its maximum
+    /// when the suite lost a test and the configuration says so).
+    fn assemble(
+        &self,
+        covered: usize,
+        exceptions: usize,
+        lost: bool,
+        part: impl Fn(Criterion) -> f64,
+    ) -> SuiteFitness {
+        let max = lost && self.config.lost_test_is_max;
         let parts: Vec<(Criterion, f64)> = self
             .config
             .criteria
             .iter()
-            .map(|c| {
-                let v = if lost {
-                    self.max_part(c)
-                } else {
-                    self.part(c, suite, exceptions)
-                };
-                (c, v)
-            })
+            .map(|c| (c, if max { self.max_part(c) } else { part(c) }))
             .collect();
         SuiteFitness {
             total: parts.iter().map(|p| p.1).sum(),
             parts,
             covered,
-            goals: statics.len(),
+            goals: self.static_goal_count(),
             exceptions,
-            lost: suite.is_lost(),
+            lost,
         }
     }
 
@@ -382,28 +389,9 @@ impl SuiteScorer {
             .iter()
             .filter(|link| self.covers(**link))
             .count();
-        let max = lost && goals.config.lost_test_is_max;
-        let parts: Vec<(Criterion, f64)> = goals
-            .config
-            .criteria
-            .iter()
-            .map(|c| {
-                let v = if max {
-                    goals.max_part(c)
-                } else {
-                    self.part(goals, c, exceptions)
-                };
-                (c, v)
-            })
-            .collect();
-        SuiteFitness {
-            total: parts.iter().map(|p| p.1).sum(),
-            parts,
-            covered,
-            goals: statics,
-            exceptions,
-            lost,
-        }
+        goals.assemble(covered, exceptions, lost, |c| {
+            self.part(goals, c, exceptions)
+        })
     }
 
     fn method_of(&self, class: ClassIndex, method: ferrosuite_cfg::MethodId) -> Option<usize> {
