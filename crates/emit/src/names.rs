@@ -15,6 +15,7 @@
 use std::collections::BTreeSet;
 
 use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_testcase::statement::java_type;
 
 /// Java's reserved words and literals: never a variable or method name.
 const RESERVED: &[&str] = &[
@@ -153,25 +154,19 @@ pub fn type_base(t: &FieldType) -> String {
         FieldType::Array(c) => {
             let inner = match &**c {
                 FieldType::Object(_) | FieldType::Array(_) => type_base(c),
-                prim => java_primitive(prim).to_string(),
+                prim => java_type(prim),
             };
             format!("{inner}Array")
         }
     }
 }
 
-fn java_primitive(t: &FieldType) -> &'static str {
-    match t {
-        FieldType::Boolean => "boolean",
-        FieldType::Byte => "byte",
-        FieldType::Char => "char",
-        FieldType::Short => "short",
-        FieldType::Int => "int",
-        FieldType::Long => "long",
-        FieldType::Float => "float",
-        FieldType::Double => "double",
-        FieldType::Object(_) | FieldType::Array(_) => "object",
-    }
+/// The Java package (dotted, empty for the default package) of a class's internal name.
+#[must_use]
+pub fn package_of(internal: &str) -> String {
+    internal
+        .rfind('/')
+        .map_or(String::new(), |i| internal[..i].replace('/', "."))
 }
 
 /// Names taken in one scope (a test method, or the methods of a class); hands out fresh ones.

@@ -38,13 +38,15 @@ use std::time::Duration;
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_exec::{Observed, Outcome, Status, TestResult, ThrowKind};
-use ferrosuite_testcase::statement::{Prim, string_literal};
+use ferrosuite_testcase::statement::{Prim, java_type, string_literal};
 use ferrosuite_testcase::{Statement, Test, VarRef};
 use serde::{Deserialize, Serialize};
 
 use crate::assertions::{Assertion, Check, Limits, candidates};
 use crate::error::{Error, Result};
-use crate::names::{Scope, is_identifier, lower_camel, simple_name, type_base, upper_camel};
+use crate::names::{
+    Scope, is_identifier, lower_camel, package_of, simple_name, type_base, upper_camel,
+};
 
 /// The JUnit version to write for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -219,10 +221,8 @@ pub fn emit_class(
     config: &Config,
     types: &dyn TypeInfo,
 ) -> Result<EmittedClass> {
-    let (package, cut_simple) = match cut.rfind('/') {
-        Some(i) => (cut[..i].replace('/', "."), &cut[i + 1..]),
-        None => (String::new(), cut),
-    };
+    let package = package_of(cut);
+    let cut_simple = cut.rsplit('/').next().unwrap_or(cut);
     let nested: Vec<&str> = cut_simple.split('$').collect();
     if nested.iter().any(|n| !is_identifier(n)) {
         return Err(Error::Name(format!(
@@ -388,12 +388,6 @@ fn top_level(internal: &str) -> (&str, &str) {
     }
 }
 
-fn package_of(internal: &str) -> String {
-    internal
-        .rfind('/')
-        .map_or(String::new(), |i| internal[..i].replace('/', "."))
-}
-
 impl TypeNames {
     fn new(used: &BTreeSet<String>, package: &str, test_class: &str) -> Self {
         let mut by_simple: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -457,26 +451,12 @@ impl TypeNames {
         match t {
             FieldType::Object(c) => self.name(c),
             FieldType::Array(c) => format!("{}[]", self.ty(c)),
-            prim => primitive(prim).to_string(),
+            prim => java_type(prim),
         }
     }
 
     fn imports(&self) -> impl Iterator<Item = &String> {
         self.imports.iter()
-    }
-}
-
-fn primitive(t: &FieldType) -> &'static str {
-    match t {
-        FieldType::Boolean => "boolean",
-        FieldType::Byte => "byte",
-        FieldType::Char => "char",
-        FieldType::Short => "short",
-        FieldType::Int => "int",
-        FieldType::Long => "long",
-        FieldType::Float => "float",
-        FieldType::Double => "double",
-        FieldType::Object(_) | FieldType::Array(_) => "Object",
     }
 }
 
@@ -1168,7 +1148,7 @@ fn check_line(
     let reference = matches!(ty, FieldType::Object(_) | FieldType::Array(_));
     // A primitive, or a box (unboxed by a cast so that no overload is ambiguous).
     let (prim, e) = match box_of(ty) {
-        Some(p) => (Some(p.clone()), format!("({}) {expr}", primitive(&p))),
+        Some(p) => (Some(p.clone()), format!("({}) {expr}", java_type(&p))),
         None if !reference => (Some(ty.clone()), expr.to_string()),
         None => (None, expr.to_string()),
     };

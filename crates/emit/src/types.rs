@@ -33,6 +33,7 @@ use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 
 use crate::error::{Error, Result};
+use crate::names::package_of;
 use crate::source::TypeInfo;
 
 /// The JDK's signatures of one release, from `lib/ct.sym`.
@@ -180,12 +181,6 @@ impl<'a> ClassPathTypes<'a> {
         }
         out
     }
-}
-
-fn package_of(internal: &str) -> String {
-    internal
-        .rfind('/')
-        .map_or(String::new(), |i| internal[..i].replace('/', "."))
 }
 
 impl TypeInfo for ClassPathTypes<'_> {

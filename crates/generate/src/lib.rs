@@ -327,9 +327,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
     };
     // Tests that would name a class the test's package cannot see do not compile: out.
-    let package = internal
-        .rfind('/')
-        .map_or(String::new(), |i| internal[..i].replace('/', "."));
+    let package = ferrosuite_emit::names::package_of(&internal);
     candidates.retain(|t| match t.inaccessible_class(types, &package) {
         Some(c) => {
             out.tests_inaccessible += 1;
