@@ -263,6 +263,23 @@ impl ClassFile {
         })
     }
 
+    /// The classes named by the class's `InnerClasses` attribute (internal names, in
+    /// attribute order; entries whose name does not resolve are skipped). They include the
+    /// class's own nested classes, its enclosing classes and any nested class it refers to.
+    #[must_use]
+    pub fn inner_class_names(&self) -> Vec<String> {
+        self.attributes
+            .iter()
+            .filter_map(|a| match &a.body {
+                AttributeBody::InnerClasses(ics) => Some(ics),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|ic| self.constant_pool.class_name(ic.inner).ok())
+            .map(std::borrow::Cow::into_owned)
+            .collect()
+    }
+
     /// The class's source file name, if recorded.
     #[must_use]
     pub fn source_file(&self) -> Option<Cow<'_, str>> {

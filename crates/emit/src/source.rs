@@ -183,6 +183,18 @@ impl EmitTest {
 }
 
 impl EmitTest {
+    /// Drops the assertions whose expected value names a class Java source in `package`
+    /// (dotted) cannot name — an enum constant of a private nested enum an inspector returned,
+    /// say: the assertion cannot be written, but the test can. Returns how many went.
+    pub fn drop_inaccessible_assertions(&mut self, types: &dyn TypeInfo, package: &str) -> usize {
+        let before = self.assertions.len();
+        self.assertions.retain(|a| match &a.expected {
+            Observed::Enum { class, .. } => types.accessible(&class.replace('.', "/"), package),
+            _ => true,
+        });
+        before - self.assertions.len()
+    }
+
     /// The first class this test's source would have to name that Java source in `package`
     /// (dotted) cannot name — a package-private JDK class a generator returned, say (the JVM
     /// lets JNI reach it during the search; `javac` does not). `None` when every class is
@@ -1224,6 +1236,41 @@ fn check_line(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_assertion_on_a_private_enum_goes_and_the_test_stays() {
+        struct Hidden;
+        impl TypeInfo for Hidden {
+            fn accessible(&self, class: &str, _package: &str) -> bool {
+                !class.contains("$Private")
+            }
+        }
+        let enum_of = |class: &str| Assertion {
+            statement: 0,
+            check: Check::Inspector("getComparator".into()),
+            expected: Observed::Enum {
+                class: class.into(),
+                name: "INSTANCE".into(),
+            },
+        };
+        let mut t = EmitTest {
+            test: Test::new(Vec::new()),
+            assertions: vec![
+                enum_of("p.Range$PrivateComparator"),
+                enum_of("p.Range$Open"),
+                Assertion {
+                    statement: 0,
+                    check: Check::Value,
+                    expected: Observed::Boolean(true),
+                },
+            ],
+            expected: None,
+        };
+        assert_eq!(t.drop_inaccessible_assertions(&Hidden, "p"), 1);
+        assert_eq!(t.assertions.len(), 2);
+        assert!(t.inaccessible_class(&Hidden, "p").is_none());
+        assert_eq!(t.drop_inaccessible_assertions(&Hidden, "p"), 0);
+    }
 
     #[test]
     fn nested_and_top_level_names() {

@@ -155,6 +155,9 @@ pub struct Generated {
     pub assertions_unstable: usize,
     /// Tests left out because they use a class the test's package cannot name.
     pub tests_inaccessible: usize,
+    /// Assertions left out because their expected value names a class the test's package
+    /// cannot see (the tests stay).
+    pub assertions_inaccessible: usize,
     /// Tests removed because they did not compile.
     pub tests_uncompilable: usize,
     /// Tests removed because they failed under JUnit.
@@ -170,10 +173,10 @@ fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
     }
 }
 
-fn host_config(config: &Config, internal: &str) -> HostConfig {
+fn host_config(config: &Config, instrument: &[String]) -> HostConfig {
     HostConfig {
         classpath: config.classpath.clone(),
-        instrument: vec![internal.to_string()],
+        instrument: instrument.to_vec(),
         workers: config.workers.max(1),
         timeout: config.test_timeout,
         worker: config.worker.clone(),
@@ -201,9 +204,29 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         .chain(std::iter::once("jrt".to_string()))
         .collect();
     let cp = ClassPath::parse(&spec.join(":")).map_err(|e| class_error(&binary, e))?;
-    let analysis = Analyzer::new(&cp, ferrosuite_cfg::Config::default())
+    let analyzer = Analyzer::new(&cp, ferrosuite_cfg::Config::default());
+    let analysis = analyzer
         .class(&internal)
         .map_err(|e| class_error(&binary, e))?;
+    // The goals are the CUT's and those of its nested classes (anonymous iterators,
+    // strategies, builders): their code runs on the CUT's behalf and JaCoCo counts it too.
+    let mut notes = Vec::new();
+    let mut nested = Vec::new();
+    for name in cp
+        .nested_classes(&internal)
+        .map_err(|e| class_error(&binary, e))?
+    {
+        match analyzer.class(&name) {
+            Ok(a) => nested.push((name, a)),
+            Err(e) => notes.push(format!(
+                "nested class {} has no goals: {e}",
+                name.replace('/', ".")
+            )),
+        }
+    }
+    let instrumented: Vec<String> = std::iter::once(internal.clone())
+        .chain(nested.iter().map(|(n, _)| n.clone()))
+        .collect();
     let cluster = TestCluster::build(&cp, &internal, &ClusterConfig::default())
         .map_err(|e| class_error(&binary, e))?;
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
@@ -217,7 +240,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let mut host = Host::start(host_config(config, &internal))?;
+    let mut host = Host::start(host_config(config, &instrumented))?;
     if let Some(f) = host
         .ready()
         .init_failures
@@ -229,14 +252,16 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             detail: format!("its static initialiser throws {}", f.error),
         });
     }
-    let file = cp.load(&internal).ok();
-    let goals = GoalSet::for_class(
-        host.map(),
-        config.fitness.clone(),
-        &analysis,
-        file.as_deref(),
-    )
-    .map_err(|e| class_error(&binary, e))?;
+    let mut builder = GoalSet::builder(host.map(), config.fitness.clone());
+    builder
+        .add_class(&analysis, cp.load(&internal).ok().as_deref())
+        .map_err(|e| class_error(&binary, e))?;
+    for (name, a) in &nested {
+        builder
+            .add_class(a, cp.load(name).ok().as_deref())
+            .map_err(|e| class_error(&binary, e))?;
+    }
+    let goals = builder.build();
     let mut eval = Evaluator::new(&mut host, goals, config.budget);
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let result = search(&config.engine, &mut factory, &mut eval, &mut rng, observer)?;
@@ -258,9 +283,10 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_unstable: 0,
         assertions_unstable: 0,
         tests_inaccessible: 0,
+        assertions_inaccessible: 0,
         tests_uncompilable: 0,
         tests_failing: 0,
-        notes: Vec::new(),
+        notes,
     };
     // The final run, with observation, and the reruns.
     let tests = result.tests;
@@ -275,7 +301,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut hc = host_config(config, &internal);
+        let mut hc = host_config(config, &instrumented);
         if k % 2 == 0 {
             // Every identity hash code 1: values that show identity hashes (or iteration
             // orders that follow them) change, and their assertions go.
@@ -328,6 +354,9 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     };
     // Tests that would name a class the test's package cannot see do not compile: out.
     let package = ferrosuite_emit::names::package_of(&internal);
+    for t in &mut candidates {
+        out.assertions_inaccessible += t.drop_inaccessible_assertions(types, &package);
+    }
     candidates.retain(|t| match t.inaccessible_class(types, &package) {
         Some(c) => {
             out.tests_inaccessible += 1;

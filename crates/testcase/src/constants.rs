@@ -234,48 +234,18 @@ pub fn harvest(class: &ClassFile) -> Constants {
 /// `InnerClasses` attributes list whose name starts with `class$`), loaded from `cp`. Nested
 /// classes that are listed but missing from the class path are skipped.
 pub fn harvest_nested(cp: &ClassPath, class: &str) -> Result<Constants> {
-    let root = cp.load(class).map_err(|e| match e {
+    let not_found = |e| match e {
         ferrosuite_bytecode::Error::ClassNotFound(_) => {
             Error::ClassNotFound(class.replace('/', "."))
         }
         e => Error::Bytecode(e),
-    })?;
+    };
+    let root = cp.load(class).map_err(not_found)?;
     let mut out = harvest(&root);
-    let prefix = format!("{class}$");
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    let mut stack = nested_names(&root, &prefix);
-    while let Some(name) = stack.pop() {
-        if !seen.insert(name.clone()) {
-            continue;
-        }
-        let c = match cp.load(&name) {
-            Ok(c) => c,
-            Err(ferrosuite_bytecode::Error::ClassNotFound(_)) => continue,
-            Err(e) => return Err(e.into()),
-        };
-        out.merge(&harvest(&c));
-        stack.extend(nested_names(&c, &prefix));
+    for name in cp.nested_classes(class).map_err(not_found)? {
+        out.merge(&harvest(&*cp.load(&name)?));
     }
     Ok(out)
-}
-
-/// Names of the classes an `InnerClasses` attribute lists that start with `prefix`.
-fn nested_names(c: &ClassFile, prefix: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for a in &c.attributes {
-        if let AttributeBody::InnerClasses(ics) = &a.body {
-            for ic in ics {
-                if let Ok(n) = c.constant_pool.class_name(ic.inner) {
-                    if n.starts_with(prefix) {
-                        out.push(n.into_owned());
-                    }
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 #[cfg(test)]

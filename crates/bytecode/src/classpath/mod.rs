@@ -466,6 +466,37 @@ impl ClassPath {
         Ok(h)
     }
 
+    /// The classes nested in `internal_name` — member, local and anonymous, at any depth —
+    /// that are on the class path: every `InnerClasses` entry named `Outer$…`, followed
+    /// transitively, sorted. The class itself is not listed.
+    ///
+    /// For `Splitter` this gives `Splitter$1`, `Splitter$1$1`, `Splitter$MapSplitter`, …: the
+    /// anonymous strategies whose code a call of `Splitter.split` runs.
+    pub fn nested_classes(&self, internal_name: &str) -> Result<Vec<String>> {
+        let prefix = format!("{internal_name}$");
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![internal_name.to_string()];
+        while let Some(name) = stack.pop() {
+            let class = match self.load(&name) {
+                Ok(c) => c,
+                Err(Error::ClassNotFound(_)) if name != internal_name => continue,
+                Err(e) => return Err(e),
+            };
+            for inner in class.inner_class_names() {
+                if inner.starts_with(&prefix) && seen.insert(inner.clone()) {
+                    stack.push(inner);
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(seen.len());
+        for name in seen {
+            if self.contains(&name)? {
+                out.push(name);
+            }
+        }
+        Ok(out)
+    }
+
     /// True when the class is on the class path.
     pub fn contains(&self, internal_name: &str) -> Result<bool> {
         Ok(self.find_bytes(internal_name)?.is_some())

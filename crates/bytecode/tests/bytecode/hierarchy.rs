@@ -102,3 +102,30 @@ fn supertypes_subtypes_overriders_assignability() {
         None
     );
 }
+
+#[test]
+fn nested_classes_are_found_transitively_and_only_below_the_class() {
+    let (j8, j17) = java::fixtures();
+    let cp = ClassPath::parse(&format!("{}:{}:jrt", j8.display(), j17.display())).unwrap();
+    assert_eq!(
+        cp.nested_classes("modern/Shapes").unwrap(),
+        [
+            "modern/Shapes$1",
+            "modern/Shapes$Circle",
+            "modern/Shapes$Rect",
+            "modern/Shapes$Shape",
+            "modern/Shapes$Square",
+        ]
+    );
+    // A nested class lists its enclosing class in `InnerClasses`; it is not below itself.
+    assert!(
+        cp.nested_classes("modern/Shapes$Circle")
+            .unwrap()
+            .is_empty()
+    );
+    assert!(cp.nested_classes("examples/Stack").unwrap().is_empty());
+    assert!(matches!(
+        cp.nested_classes("examples/Missing"),
+        Err(ferrosuite_bytecode::Error::ClassNotFound(_))
+    ));
+}
