@@ -251,6 +251,11 @@ pub struct Factory<'a> {
     cut_type: FieldType,
     /// What random insertion calls on the CUT.
     cut_calls: Vec<Call<'a>>,
+    /// The instance members among `cut_calls`: what is called on a value of the CUT's type.
+    instance_calls: Vec<Call<'a>>,
+    /// The cluster's [`TestCluster::result_methods`]: what is called on a value of a class
+    /// the CUT returns, by that class.
+    result_calls: BTreeMap<String, Vec<Call<'a>>>,
     /// Known subtypes (internal names) per class.
     subtypes: BTreeMap<String, BTreeSet<String>>,
 }
@@ -292,12 +297,24 @@ impl<'a> Factory<'a> {
             return Err(Error::NothingToCall(cluster.cut.replace('/', ".")));
         }
         let capacity = config.observed_pool_capacity;
+        let instance_calls = cut_calls
+            .iter()
+            .copied()
+            .filter(|c| c.needs_receiver())
+            .collect();
+        let result_calls = cluster
+            .result_methods
+            .iter()
+            .map(|(class, ops)| (class.clone(), ops.iter().map(Call::Op).collect()))
+            .collect();
         Ok(Factory {
             cluster,
             config,
             seeds: Seeds::new(constants, capacity),
             cut_type,
             cut_calls,
+            instance_calls,
+            result_calls,
             subtypes,
         })
     }
@@ -387,6 +404,15 @@ impl<'a> Factory<'a> {
     pub fn call_for(&self, s: &Statement) -> Option<Call<'a>> {
         if let Some(c) = self.cut_calls.iter().find(|c| c.same_member(s)) {
             return Some(*c);
+        }
+        if let Statement::Method { class, .. } = s {
+            if let Some(c) = self
+                .result_calls
+                .get(&**class)
+                .and_then(|calls| calls.iter().find(|c| c.same_member(s)))
+            {
+                return Some(*c);
+            }
         }
         let ty = s.value_type().ok()??;
         self.cluster
@@ -553,8 +579,26 @@ impl<'a> Factory<'a> {
         })
     }
 
-    /// Inserts at `pos` a call of a CUT instance member on an existing value of the CUT's type
-    /// defined before `pos` (not a `null`); falls back to [`Factory::insert_cut_call`].
+    /// The result methods callable on a value of type `ty`: those of its own class, else of
+    /// the first class it is assignable to (by class name).
+    fn result_calls_on(&self, ty: &FieldType) -> &[Call<'a>] {
+        let FieldType::Object(c) = ty else {
+            return &[];
+        };
+        if let Some(calls) = self.result_calls.get(c) {
+            return calls;
+        }
+        self.result_calls
+            .iter()
+            .find(|(class, _)| self.assignable(ty, &FieldType::Object((*class).clone())))
+            .map_or(&[], |(_, calls)| calls.as_slice())
+    }
+
+    /// Inserts at `pos` a call on an existing non-null value defined before `pos`: of a CUT
+    /// instance member on a value of the CUT's type, or of a
+    /// [result method](TestCluster::result_methods) on a value of a class the CUT returns
+    /// (`iterator()` on the `Iterable` a call returned); falls back to
+    /// [`Factory::insert_cut_call`].
     pub fn insert_call_on_value<R: Rng + ?Sized>(
         &self,
         test: &mut Test,
@@ -572,21 +616,29 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let instance: Vec<Call<'a>> = self
-            .cut_calls
-            .iter()
-            .copied()
-            .filter(|c| c.needs_receiver())
-            .collect();
-        let receivers: Vec<usize> = (0..pos.min(test.len()))
-            .filter(|&k| {
-                !matches!(test.statements[k], Statement::Null { .. })
-                    && types[k]
-                        .as_ref()
-                        .is_some_and(|t| self.assignable(t, &self.cut_type))
-            })
-            .collect();
-        let (Some(&call), Some(&r)) = (pick(rng, &instance), pick(rng, &receivers)) else {
+        // Every non-null value before `pos` with something to call on it, then one of those.
+        let mut receivers: Vec<(usize, &[Call<'a>])> = Vec::new();
+        let before = test.statements.iter().zip(types.iter()).take(pos);
+        for (k, (s, t)) in before.enumerate() {
+            if matches!(s, Statement::Null { .. }) {
+                continue;
+            }
+            let Some(t) = t.as_ref() else {
+                continue;
+            };
+            let calls = if self.assignable(t, &self.cut_type) {
+                self.instance_calls.as_slice()
+            } else {
+                self.result_calls_on(t)
+            };
+            if !calls.is_empty() {
+                receivers.push((k, calls));
+            }
+        }
+        let Some(&(r, calls)) = pick(rng, &receivers) else {
+            return self.cut_call_at(test, types, pos, rng);
+        };
+        let Some(&call) = pick(rng, calls) else {
             return self.cut_call_at(test, types, pos, rng);
         };
         self.splice_typed(test, types, pos, false, rng, |g| {
@@ -969,6 +1021,7 @@ pub(crate) mod tests {
         TestCluster {
             cut: "p/Cut".into(),
             type_params: Vec::new(),
+            result_methods: BTreeMap::new(),
             constructors: vec![ctor],
             methods: vec![
                 of,
@@ -1045,6 +1098,71 @@ pub(crate) mod tests {
             ),
             "{t}"
         );
+    }
+
+    #[test]
+    fn calls_on_values_include_result_methods_of_other_classes() {
+        let mut c = toy_cluster();
+        let mut area = op(
+            OperationKind::Method,
+            "area",
+            "()D",
+            &[],
+            Some(FieldType::Double),
+            false,
+        );
+        area.class = "p/Circle".into();
+        area.declared_in = "p/Circle".into();
+        c.result_methods.insert("p/Circle".into(), vec![area]);
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
+        let base = Test::new(vec![
+            Statement::Primitive(Prim::Double(ferrosuite_testcase::statement::JDouble(2.0))),
+            Statement::constructor("p/Circle", "(D)V", vec![VarRef(0)]),
+        ]);
+        let (mut on_circle, mut on_cut) = (0, 0);
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut t = base.clone();
+            f.insert_call_on_value(&mut t, 2, &mut rng).unwrap();
+            t.validate().unwrap();
+            match &t.statements[2..] {
+                [
+                    Statement::Method {
+                        class,
+                        name,
+                        receiver: Some(VarRef(1)),
+                        ..
+                    },
+                ] if &**class == "p/Circle" && &**name == "area" => {
+                    on_circle += 1;
+                    assert_eq!(
+                        f.call_for(&t.statements[2]).map(|c| &*c.operation().name),
+                        Some("area")
+                    );
+                }
+                _ => on_cut += 1, // no CUT value before: a fresh call on the CUT
+            }
+        }
+        assert_eq!(
+            on_circle, 40,
+            "the only value with calls is the circle ({on_cut} others)"
+        );
+        // With a CUT value too, both kinds of receiver are picked.
+        let mut both = base.clone();
+        both.statements
+            .push(Statement::constructor("p/Cut", "()V", vec![]));
+        let mut circle_calls = 0;
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut t = both.clone();
+            f.insert_call_on_value(&mut t, 3, &mut rng).unwrap();
+            t.validate().unwrap();
+            if matches!(&t.statements[3], Statement::Method { class, .. } if &**class == "p/Circle")
+            {
+                circle_calls += 1;
+            }
+        }
+        assert!((5..35).contains(&circle_calls), "{circle_calls} of 40");
     }
 
     #[test]

@@ -869,6 +869,13 @@ pub struct ClusterConfig {
     pub object_methods: bool,
     /// What an unbounded type variable (or `?`) stands for, in order of preference.
     pub erased_generic_fallback: Vec<FieldType>,
+    /// Levels of [`TestCluster::result_methods`]: 0 for none, 1 for the classes the CUT
+    /// returns, 2 for the classes their methods return too.
+    pub result_depth: u32,
+    /// Classes in [`TestCluster::result_methods`] at most.
+    pub max_result_types: usize,
+    /// Methods per class in [`TestCluster::result_methods`] at most.
+    pub max_result_methods: usize,
 }
 
 impl Default for ClusterConfig {
@@ -883,6 +890,9 @@ impl Default for ClusterConfig {
                 FieldType::Object("java/lang/Integer".into()),
                 FieldType::Object(STRING.into()),
             ],
+            result_depth: 2,
+            max_result_types: 24,
+            max_result_methods: 64,
         }
     }
 }
@@ -1142,6 +1152,11 @@ pub struct TestCluster {
     pub methods: Vec<Operation>,
     /// The CUT's accessible fields, declared and inherited, static first, then by name.
     pub fields: Vec<Operation>,
+    /// Instance methods to call on values of other classes that the CUT's methods and fields
+    /// return (and, one level down, that those methods return), by internal class name: the
+    /// `Iterable` that `Splitter.split` returns gets `iterator()`, the `Iterator` gets
+    /// `hasNext()` and `next()`, whose code is often the CUT's own (nested) code.
+    pub result_methods: BTreeMap<String, Vec<Operation>>,
     /// Every type needed, by descriptor (the CUT included).
     pub types: BTreeMap<String, TypeInfo>,
     /// [`ClusterConfig::erased_generic_fallback`] as used.
@@ -1451,7 +1466,8 @@ impl<'a> Builder<'a> {
             .map(|s| s.type_params)
             .unwrap_or_default();
 
-        let (constructors, methods, fields) = self.collect_members(&cf);
+        let cut_params = self.cut_params.clone();
+        let (constructors, methods, fields) = self.collect_members(&cut, &cf, &cut_params);
         self.cut_statics = methods
             .iter()
             .chain(&fields)
@@ -1487,16 +1503,77 @@ impl<'a> Builder<'a> {
                 self.queue.len() + 1
             ));
         }
+        let result_methods = self.result_methods(methods.iter().chain(&fields));
         Ok(TestCluster {
             cut,
             type_params: self.cut_params,
             constructors,
             methods,
             fields,
+            result_methods,
             types: self.types,
             erased_generic_fallback: self.config.erased_generic_fallback.clone(),
             warnings: self.warnings,
         })
+    }
+
+    // --- calls on returned values -------------------------------------------------------------
+
+    /// The instance methods to call on values the CUT returns, by returned class: the returned
+    /// types of `ops`, then the types those methods return, up to
+    /// [`ClusterConfig::result_depth`] levels.
+    fn result_methods<'o>(
+        &mut self,
+        ops: impl Iterator<Item = &'o Operation>,
+    ) -> BTreeMap<String, Vec<Operation>> {
+        let mut out: BTreeMap<String, Vec<Operation>> = BTreeMap::new();
+        if self.config.result_depth == 0 {
+            return out;
+        }
+        let mut level: BTreeSet<String> = ops.filter_map(|op| self.result_class(op)).collect();
+        for _ in 0..self.config.result_depth {
+            let mut next = BTreeSet::new();
+            for class in level {
+                if out.contains_key(&class) || out.len() >= self.config.max_result_types {
+                    continue;
+                }
+                let Some(cf) = self.load(&class) else {
+                    continue;
+                };
+                let params = self
+                    .class_signature(&class)
+                    .map(|s| s.type_params)
+                    .unwrap_or_default();
+                let (_, mut methods, _) = self.collect_members(&class, &cf, &params);
+                methods.retain(|m| !m.is_static);
+                methods.truncate(self.config.max_result_methods);
+                next.extend(methods.iter().filter_map(|m| self.result_class(m)));
+                out.insert(class, methods);
+            }
+            level = next;
+        }
+        out.retain(|_, m| !m.is_empty());
+        out
+    }
+
+    /// The class of `op`'s result when calls on it are worth making: an accessible class
+    /// other than the CUT, `Object`, `String` and the boxes, and not a reflective or
+    /// thread type.
+    fn result_class(&mut self, op: &Operation) -> Option<String> {
+        let FieldType::Object(c) = &op.ret.as_ref()?.ty else {
+            return None;
+        };
+        let skipped = *c == self.cut
+            || c == OBJECT
+            || c == STRING
+            || BOXES.iter().any(|(b, _)| b == c)
+            || matches!(
+                c.as_str(),
+                "java/lang/Class" | "java/lang/ClassLoader" | "java/lang/Thread"
+            )
+            || c.starts_with("java/lang/reflect/")
+            || c.starts_with("java/lang/invoke/");
+        (!skipped && self.class_accessible(c)).then(|| c.clone())
     }
 
     // --- class facts -------------------------------------------------------------------------
@@ -1894,11 +1971,16 @@ impl<'a> Builder<'a> {
             .collect()
     }
 
+    /// The accessible members of `cut` (the CUT, or a type whose methods are called on
+    /// returned values), declared and inherited; `root_params` are the type parameters of
+    /// `cut` itself, in scope in its supertypes' substituted signatures.
     fn collect_members(
         &mut self,
+        cut: &str,
         cut_cf: &ClassFile,
+        root_params: &[TypeParameter],
     ) -> (Vec<Operation>, Vec<Operation>, Vec<Operation>) {
-        let cut = self.cut.clone();
+        let cut = cut.to_string();
         let cut_abstract = cut_cf.is(access::ABSTRACT) || cut_cf.is(access::INTERFACE);
         let cut_inner = self.is_inner_instance_class(&cut);
         let mut constructors = Vec::new();
@@ -1960,7 +2042,7 @@ impl<'a> Builder<'a> {
             let mut scope = own;
             scope.extend(self.outer_params(&d));
             if !is_cut {
-                scope.extend(self.cut_params.clone());
+                scope.extend(root_params.iter().cloned());
             }
             for m in &cf.methods {
                 let (Ok(name), Ok(desc)) = (cf.member_name(m), cf.member_descriptor(m)) else {
@@ -1979,6 +2061,9 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     if cut_inner {
+                        if cut != self.cut {
+                            continue;
+                        }
                         self.warn(format!(
                             "constructors of {} need an enclosing instance and are left out",
                             java_name(&cut)

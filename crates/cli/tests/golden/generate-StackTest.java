@@ -12,17 +12,28 @@ public class StackTest {
 
     @Test
     @Timeout(4)
+    public void pushThrowsArrayIndexOutOfBoundsException() throws Throwable {
+        Stack stack = new Stack();
+        stack.push(1830);
+        stack.size = -1348;
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.push(1));
+    }
+
+    @Test
+    @Timeout(4)
     public void push() throws Throwable {
         Stack stack = new Stack();
-        stack.push(1832);
+        stack.size = 3;
+        stack.push(1117);
     }
 
     @Test
     @Timeout(4)
     public void push2() throws Throwable {
         Stack stack = new Stack();
-        stack.size = 1688;
-        stack.push(-902);
+        int i = 1342;
+        stack.size = i;
+        stack.push(i);
     }
 
     @Test
@@ -34,11 +45,10 @@ public class StackTest {
 
     @Test
     @Timeout(4)
-    public void pop() throws Throwable {
+    public void popThrowsArrayIndexOutOfBoundsException() throws Throwable {
         Stack stack = new Stack();
-        stack.push(-1652);
-        int i = stack.pop();
-        assertEquals(-1652, i);
+        stack.size = 1373;
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.pop());
     }
 
     @Test
@@ -49,35 +59,12 @@ public class StackTest {
 
     @Test
     @Timeout(4)
-    public void pushThrowsArrayIndexOutOfBoundsException() throws Throwable {
-        Stack stack = new Stack();
-        int i = -1765;
-        stack.size = i;
-        assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.push(i));
-    }
-
-    @Test
-    @Timeout(4)
-    public void popThrowsArrayIndexOutOfBoundsException() throws Throwable {
-        Stack stack = new Stack();
-        stack.size = 1810;
-        assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.pop());
-    }
-
-    @Test
-    @Timeout(4)
-    public void popThrowsNullPointerException() throws Throwable {
-        Stack stack = new Stack();
-        stack.size = 541;
-        stack.values = (int[]) null;
-        assertThrows(NullPointerException.class, () -> stack.pop());
-    }
-
-    @Test
-    @Timeout(4)
     public void pushThrowsNullPointerException() throws Throwable {
         Stack stack = new Stack();
         stack.values = (int[]) null;
-        assertThrows(NullPointerException.class, () -> stack.push(1078));
+        Stack stack2 = new Stack();
+        int i = stack2.size;
+        assertEquals(0, i);
+        assertThrows(NullPointerException.class, () -> stack.push(i));
     }
 }

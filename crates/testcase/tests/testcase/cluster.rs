@@ -850,6 +850,28 @@ fn guava_joiner_and_splitter() {
             .iter()
             .any(|g| &*g.name == "is" && g.is_static)
     );
+    // What `split` returns gets its methods called, and so does what those return: the
+    // anonymous iterator behind them is Splitter's own code.
+    let iterable = &s.result_methods["java/lang/Iterable"];
+    assert!(has(iterable, "iterator"), "{:?}", names(iterable));
+    let iterator = &s.result_methods["java/util/Iterator"];
+    for m in ["hasNext", "next"] {
+        assert!(has(iterator, m), "{m}: {:?}", names(iterator));
+    }
+    assert!(has(
+        &s.result_methods["com/google/common/base/Splitter$MapSplitter"],
+        "split"
+    ));
+    assert!(
+        s.result_methods
+            .values()
+            .flatten()
+            .all(|m| !m.is_static && *m.class != *s.cut),
+        "instance methods of other classes only"
+    );
+    for skipped in ["java/lang/String", "java/lang/Object", "java/lang/Class"] {
+        assert!(!s.result_methods.contains_key(skipped), "{skipped}");
+    }
 }
 
 #[test]
