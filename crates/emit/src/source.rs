@@ -115,6 +115,14 @@ pub trait TypeInfo {
         None
     }
 
+    /// Whether source can use the member `name` `descriptor` (a method, constructor or field)
+    /// of `class` (internal name), declared there or inherited: false when the compilation
+    /// target lacks it (`List.of` under `--release 8`) or `class` is unknown.
+    fn has_member(&self, class: &str, name: &str, descriptor: &str) -> bool {
+        let _ = (class, name, descriptor);
+        true
+    }
+
     /// The source name of parameter `index` of method `name` `descriptor` of `class`, if the
     /// class file records it.
     fn parameter_name(

@@ -243,6 +243,20 @@ impl TypeInfo for ClassPathTypes<'_> {
         None
     }
 
+    fn has_member(&self, class: &str, name: &str, descriptor: &str) -> bool {
+        let declares = |file: &ClassFile| {
+            let matches = |m: &ferrosuite_bytecode::classfile::Member| {
+                file.member_name(m).ok().as_deref() == Some(name)
+                    && file.member_descriptor(m).ok().as_deref() == Some(descriptor)
+            };
+            file.methods.iter().any(matches) || file.fields.iter().any(matches)
+        };
+        if name == "<init>" {
+            return self.load(class).is_some_and(|f| declares(&f));
+        }
+        self.lineage(class).iter().any(|f| declares(f))
+    }
+
     fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
         for file in self.lineage(class) {
             for m in &file.methods {

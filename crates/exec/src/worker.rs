@@ -24,7 +24,7 @@
 //! `OutOfMemoryError`, the worker sends `Retire` and exits, and the master starts a fresh one.
 #![allow(unsafe_code)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{CString, c_void};
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -528,6 +528,8 @@ struct Executor<'a> {
     methods: HashMap<(String, String, String, bool), Result<MethodInfo, String>>,
     fields: HashMap<(String, String, String, bool), Result<FieldInfo, String>>,
     inspectors: HashMap<String, Vec<(String, jmethodID, Kind)>>,
+    /// Classes whose inspectors were checked for side effects (see `inspect`).
+    checked_inspectors: HashSet<String>,
     resets: HashMap<u32, Option<(jclass, jmethodID)>>,
     buf_d: Vec<f64>,
     buf_i: Vec<i32>,
@@ -830,6 +832,7 @@ impl<'a> Executor<'a> {
             methods: HashMap::new(),
             fields: HashMap::new(),
             inspectors: HashMap::new(),
+            checked_inspectors: HashSet::new(),
             resets: HashMap::new(),
             buf_d: vec![0.0; sizes.branch_slots as usize],
             buf_i: vec![0; sizes.branch_slots as usize],
@@ -1735,22 +1738,53 @@ impl<'a> Executor<'a> {
             self.inspectors.insert(class.clone(), list);
         }
         let list = self.inspectors.get(&class).cloned().unwrap_or_default();
+        if self.checked_inspectors.contains(&class) {
+            return self.inspect_round(r, &list);
+        }
+        // The first time a class is inspected, each inspector is called twice in a row: one
+        // whose value moves (a `getNext()` handing out numbers) changes the object, is no
+        // inspector, and is dropped for the class. (This first object has been changed by
+        // then; the stability reruns, which run the tests in other orders, catch what that
+        // does to its test.)
+        let mut out = Vec::with_capacity(list.len());
+        let mut kept = Vec::with_capacity(list.len());
+        for item in &list {
+            let one = std::slice::from_ref(item);
+            let first = self.inspect_round(r, one);
+            let again = self.inspect_round(r, one);
+            if first == again {
+                kept.push(item.clone());
+                out.extend(first);
+            }
+        }
+        self.inspectors.insert(class.clone(), kept);
+        self.checked_inspectors.insert(class);
+        out
+    }
+
+    /// Calls each inspector of `list` on `r`; those that throw give nothing.
+    fn inspect_round(
+        &mut self,
+        r: jobject,
+        list: &[(String, jmethodID, Kind)],
+    ) -> Vec<(String, Observed)> {
+        let jni = self.jni;
         let mut out = Vec::with_capacity(list.len());
         for (name, m, kind) in list {
-            let v = jni.call(r, m, kind, &[], false);
+            let v = jni.call(r, *m, *kind, &[], false);
             if let Some(t) = jni.take_exception() {
                 jni.delete_local(t);
                 continue;
             }
-            let o = if kind == Kind::Object {
+            let o = if *kind == Kind::Object {
                 let obj = raw::reference(v);
                 let o = self.observe_object(obj);
                 jni.delete_local(obj);
                 o
             } else {
-                observe_prim(kind, v)
+                observe_prim(*kind, v)
             };
-            out.push((name, o));
+            out.push((name.clone(), o));
         }
         out
     }

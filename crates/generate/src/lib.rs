@@ -227,8 +227,33 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let instrumented: Vec<String> = std::iter::once(internal.clone())
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
-    let cluster = TestCluster::build(&cp, &internal, &ClusterConfig::default())
+    // What the tests' source can name is decided by the compilation target's JDK.
+    let release_types =
+        ClassPathTypes::for_release(&cp, config.release, config.java_home.as_deref());
+    let plain_types;
+    let types: &dyn TypeInfo = match &release_types {
+        Ok(t) => t,
+        Err(e) => {
+            notes.push(format!(
+                "JDK signatures of release {} unavailable ({e}); using the running JDK's",
+                config.release
+            ));
+            plain_types = ClassPathTypes::new(&cp);
+            &plain_types
+        }
+    };
+    let mut cluster = TestCluster::build(&cp, &internal, &ClusterConfig::default())
         .map_err(|e| class_error(&binary, e))?;
+    // A generator newer than the target (`List.of` for `--release 8`) would give tests that
+    // do not compile: the search does without it.
+    let too_new =
+        cluster.retain_operations(|op| types.has_member(&op.class, &op.name, &op.descriptor));
+    if too_new > 0 {
+        notes.push(format!(
+            "{too_new} calls of the class path are missing from release {} and were not used",
+            config.release
+        ));
+    }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
     let mut factory = match Factory::new(&cluster, constants, config.search.clone()) {
         Ok(f) => f,
@@ -338,20 +363,6 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         e.assertions = kept;
         candidates.push(e);
     }
-    let release_types =
-        ClassPathTypes::for_release(&cp, config.release, config.java_home.as_deref());
-    let plain_types;
-    let types: &dyn TypeInfo = match &release_types {
-        Ok(t) => t,
-        Err(e) => {
-            out.notes.push(format!(
-                "JDK signatures of release {} unavailable ({e}); using the running JDK's",
-                config.release
-            ));
-            plain_types = ClassPathTypes::new(&cp);
-            &plain_types
-        }
-    };
     // Tests that would name a class the test's package cannot see do not compile: out.
     let package = ferrosuite_emit::names::package_of(&internal);
     for t in &mut candidates {

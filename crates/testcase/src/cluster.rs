@@ -1174,6 +1174,29 @@ impl TestCluster {
         Builder::new(classpath, cut, config)?.run()
     }
 
+    /// Keeps only the operations `keep` accepts — members of the CUT, generators of every
+    /// type, result methods — and returns how many went. For a compilation target older than
+    /// the running JDK, say, whose tests cannot call `List.of`.
+    pub fn retain_operations(&mut self, mut keep: impl FnMut(&Operation) -> bool) -> usize {
+        let mut removed = 0;
+        let mut filter = |ops: &mut Vec<Operation>| {
+            let before = ops.len();
+            ops.retain(|op| keep(op));
+            removed += before - ops.len();
+        };
+        filter(&mut self.constructors);
+        filter(&mut self.methods);
+        filter(&mut self.fields);
+        for info in self.types.values_mut() {
+            filter(&mut info.generators);
+        }
+        for ops in self.result_methods.values_mut() {
+            filter(ops);
+        }
+        self.result_methods.retain(|_, ops| !ops.is_empty());
+        removed
+    }
+
     /// The entry of a type, if the cluster needed it.
     #[must_use]
     pub fn type_info(&self, ty: &FieldType) -> Option<&TypeInfo> {

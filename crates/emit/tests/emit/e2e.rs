@@ -296,3 +296,33 @@ fn executed_tests_become_green_junit_5_and_4_classes() {
         }
     }
 }
+
+#[test]
+fn members_are_those_of_the_target_release() {
+    use ferrosuite_emit::TypeInfo;
+    let cp = ClassPath::parse("jrt").unwrap();
+    let eight = ClassPathTypes::for_release(&cp, 8, None).unwrap();
+    let running = ClassPathTypes::new(&cp);
+    let list_of = ("java/util/List", "of", "()Ljava/util/List;");
+    assert!(
+        !eight.has_member(list_of.0, list_of.1, list_of.2),
+        "List.of is Java 9"
+    );
+    assert!(running.has_member(list_of.0, list_of.1, list_of.2));
+    // Inherited members count: ArrayList.stream comes from Collection (Java 8).
+    assert!(eight.has_member(
+        "java/util/ArrayList",
+        "stream",
+        "()Ljava/util/stream/Stream;"
+    ));
+    assert!(eight.has_member("java/lang/Integer", "MAX_VALUE", "I"));
+    assert!(eight.has_member("java/util/ArrayList", "<init>", "(I)V"));
+    // Constructors are not inherited.
+    assert!(!eight.has_member("java/util/ArrayList", "<init>", "(Ljava/lang/String;)V"));
+    assert!(!eight.has_member(
+        "java/lang/StackWalker",
+        "getInstance",
+        "()Ljava/lang/StackWalker;"
+    ));
+    assert!(!eight.has_member("no/such/Class", "x", "()V"));
+}

@@ -101,3 +101,38 @@ fn results_are_the_same_in_fresh_reused_and_parallel_workers() {
         .collect();
     assert_eq!(first, singles);
 }
+
+#[test]
+fn a_getter_that_changes_the_object_is_not_an_inspector() {
+    let mut host = fixture_host(&["examples/Ticket"]);
+    let t = Test::new(vec![
+        Statement::constructor("examples/Ticket", "()V", vec![]),
+        Statement::method(
+            "examples/Ticket",
+            "getIssued",
+            "()I",
+            Some(VarRef(0)),
+            vec![],
+        ),
+    ]);
+    let rs = host.run(&[t.clone(), t], true).unwrap();
+    let names = |r: &ferrosuite_exec::TestResult| -> Vec<String> {
+        r.observations[0]
+            .inspectors
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    // The first inspection finds out (calling it twice gave two numbers) and drops it.
+    assert_eq!(names(&rs[0]), ["getIssued", "isFresh"], "{:?}", rs[0]);
+    // From then on the object is left alone: nothing but the test touches it.
+    assert_eq!(names(&rs[1]), ["getIssued", "isFresh"]);
+    assert_eq!(
+        rs[1].observations[0].inspectors,
+        [
+            ("getIssued".to_string(), Observed::Integer(0)),
+            ("isFresh".to_string(), Observed::Boolean(true))
+        ]
+    );
+    assert_eq!(rs[1].observations[1].value, Some(Observed::Integer(0)));
+}

@@ -471,6 +471,38 @@ fn nested_and_bad_cuts() {
 }
 
 #[test]
+fn operations_can_be_filtered_everywhere() {
+    let all = build(fixture_cp(), "cluster/Registry");
+    let count = |c: &TestCluster| {
+        c.members().count()
+            + c.types.values().map(|t| t.generators.len()).sum::<usize>()
+            + c.result_methods.values().map(Vec::len).sum::<usize>()
+    };
+    let total = count(&all);
+    assert!(total > 0);
+    let mut c = all.clone();
+    assert_eq!(c.retain_operations(|_| true), 0);
+    assert_eq!(c, all);
+    let mut no_ctor = all.clone();
+    let mut only_ctors = all.clone();
+    only_ctors.retain_operations(|op| &*op.name == "<init>");
+    let ctors = count(&only_ctors);
+    assert!(ctors > 0 && ctors < total);
+    assert_eq!(no_ctor.retain_operations(|op| &*op.name != "<init>"), ctors);
+    assert!(no_ctor.constructors.is_empty());
+    assert!(
+        no_ctor
+            .types
+            .values()
+            .flat_map(|t| &t.generators)
+            .all(|g| &*g.name != "<init>")
+    );
+    assert_eq!(c.retain_operations(|_| false), total);
+    assert_eq!(count(&c), 0);
+    assert!(c.result_methods.is_empty());
+}
+
+#[test]
 fn clusters_are_deterministic_and_serialize() {
     let a = build(fixture_cp(), "cluster/Registry");
     let cp2 = ClassPath::parse(&format!("{}:jrt", fixtures().display())).unwrap();

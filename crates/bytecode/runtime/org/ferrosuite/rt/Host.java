@@ -133,8 +133,9 @@ public final class Host {
      * The inspectors of a class, as {@code name + descriptor} ({@code size()I}): its public,
      * non-static, no-argument, non-void methods named {@code get*}, {@code is*}, {@code has*},
      * {@code size}, {@code isEmpty}, {@code length}, or {@code toString} when a class other
-     * than {@code Object} declares it; never {@code getClass} or {@code hashCode}. Sorted,
-     * at most 16.
+     * than {@code Object} declares it; never {@code getClass}, {@code hashCode} or the
+     * {@code getAndX} updaters ({@code getAndIncrement}: calling them changes the object).
+     * Sorted, at most 16.
      */
     public static String[] inspectors(Class<?> c) {
         java.util.TreeSet<String> out = new java.util.TreeSet<String>();
@@ -153,7 +154,7 @@ public final class Host {
             String n = m.getName();
             boolean pick;
             if (n.equals("toString")) pick = m.getDeclaringClass() != Object.class;
-            else if (n.equals("getClass") || n.equals("hashCode")) pick = false;
+            else if (n.equals("getClass") || n.equals("hashCode") || prefixed(n, "getAnd")) pick = false;
             else pick = n.equals("size") || n.equals("isEmpty") || n.equals("length")
                 || prefixed(n, "get") || prefixed(n, "is") || prefixed(n, "has");
             if (pick) out.add(n + "()" + descriptor(r));
