@@ -40,7 +40,8 @@ mkdir -p "$(dirname "$OUT")" "$work"
 touch "$OUT"
 for class in $CLASSES; do
   for ((s = 0; s < SEEDS; s++)); do
-    if grep -q "\"class\":\"$class\",\"seed\":$s," "$OUT"; then continue; fi
+    # (The line's keys are sorted: "class" and "seed" are not adjacent.)
+    if grep -F "\"class\":\"$class\"," "$OUT" | grep -qF "\"seed\":$s,"; then continue; fi
     out=$work/$class-$s
     rm -rf "$out"
     echo "== $class seed $s (${BUDGET} s)" >&2

@@ -138,14 +138,30 @@ impl<'a> ClassPathTypes<'a> {
             return c.clone();
         }
         let file = match &self.jdk {
-            Some(ct) if Self::is_jdk(class) => ct.index.get(class).and_then(|path| {
-                let bytes = ct.entry.read_file(path).ok()??;
-                ClassFile::parse(&bytes).ok().map(Arc::new)
-            }),
+            Some(ct) if Self::is_jdk(class) => match ct.index.get(class) {
+                Some(path) => ct
+                    .entry
+                    .read_file(path)
+                    .ok()
+                    .flatten()
+                    .and_then(|bytes| ClassFile::parse(&bytes).ok().map(Arc::new)),
+                // Not in the release: a user library in a JDK-looking package
+                // (`javax.servlet`, `com.sun.jna`) comes from the user's entries; a JDK class
+                // newer than the release does not exist.
+                None if self.in_user_entry(class) => self.cp.load(class).ok(),
+                None => None,
+            },
             _ => self.cp.load(class).ok(),
         };
         cache.insert(class.to_string(), file.clone());
         file
+    }
+
+    /// Whether `class` is in one of the class path's directories or jars (not the JDK).
+    fn in_user_entry(&self, class: &str) -> bool {
+        self.cp.entries().iter().any(|e| {
+            matches!(e.kind(), "directory" | "jar") && e.class_bytes(class).ok().flatten().is_some()
+        })
     }
 
     /// The access flags a nested class was declared with (from its `InnerClasses` entry).

@@ -24,7 +24,7 @@
 //! `OutOfMemoryError`, the worker sends `Retire` and exits, and the master starts a fresh one.
 #![allow(unsafe_code)]
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -527,9 +527,9 @@ struct Executor<'a> {
     classes: HashMap<String, Result<jclass, String>>,
     methods: HashMap<(String, String, String, bool), Result<MethodInfo, String>>,
     fields: HashMap<(String, String, String, bool), Result<FieldInfo, String>>,
-    inspectors: HashMap<String, Vec<(String, jmethodID, Kind)>>,
-    /// Classes whose inspectors were checked for side effects (see `inspect`).
-    checked_inspectors: HashSet<String>,
+    inspectors: HashMap<String, Vec<Inspector>>,
+    /// Set when checking an inspector changed the object it inspected (see `inspect`).
+    inspection_changed: bool,
     resets: HashMap<u32, Option<(jclass, jmethodID)>>,
     buf_d: Vec<f64>,
     buf_i: Vec<i32>,
@@ -832,7 +832,7 @@ impl<'a> Executor<'a> {
             methods: HashMap::new(),
             fields: HashMap::new(),
             inspectors: HashMap::new(),
-            checked_inspectors: HashSet::new(),
+            inspection_changed: false,
             resets: HashMap::new(),
             buf_d: vec![0.0; sizes.branch_slots as usize],
             buf_i: vec![0; sizes.branch_slots as usize],
@@ -1089,7 +1089,18 @@ impl<'a> Executor<'a> {
                 })) => {
                     let mut flushed = Instant::now();
                     for t in &tests {
-                        let (result, retire) = self.run_test(t, observe);
+                        self.inspection_changed = false;
+                        let (mut result, mut retire) = self.run_test(t, observe);
+                        // Observing found a getter that changes its object, after it had
+                        // changed this test's: run the test again without it. (Each round
+                        // drops an inspector for good, so this ends.)
+                        for _ in 0..8 {
+                            if !self.inspection_changed || retire.is_some() {
+                                break;
+                            }
+                            self.inspection_changed = false;
+                            (result, retire) = self.run_test(t, observe);
+                        }
                         let flush = flush_each || flushed.elapsed() >= FLUSH_INTERVAL;
                         if !send(output, &Reply::Result(Box::new(result)), flush) {
                             return 1;
@@ -1730,7 +1741,12 @@ impl<'a> Executor<'a> {
                         .and_then(|d| d.ret)
                         .as_ref()
                         .map_or(Kind::Void, Kind::of);
-                    list.push((name.to_string(), m, kind));
+                    list.push(Inspector {
+                        name: name.to_string(),
+                        method: m,
+                        kind,
+                        checked: false,
+                    });
                 }
                 jni.delete_local(arr);
             }
@@ -1738,55 +1754,55 @@ impl<'a> Executor<'a> {
             self.inspectors.insert(class.clone(), list);
         }
         let list = self.inspectors.get(&class).cloned().unwrap_or_default();
-        if self.checked_inspectors.contains(&class) {
-            return self.inspect_round(r, &list);
-        }
-        // The first time a class is inspected, each inspector is called twice in a row: one
+        // An inspector not yet known to leave the object alone is called twice in a row: one
         // whose value moves (a `getNext()` handing out numbers) changes the object, is no
-        // inspector, and is dropped for the class. (This first object has been changed by
-        // then; the stability reruns, which run the tests in other orders, catch what that
-        // does to its test.)
+        // inspector, and is dropped for the class; the test is then run again (see `serve`),
+        // so that its result is what the test alone does. Both calls throwing proves nothing:
+        // it stays unchecked.
         let mut out = Vec::with_capacity(list.len());
         let mut kept = Vec::with_capacity(list.len());
-        for item in &list {
-            let one = std::slice::from_ref(item);
-            let first = self.inspect_round(r, one);
-            let again = self.inspect_round(r, one);
-            if first == again {
-                kept.push(item.clone());
-                out.extend(first);
+        let mut changed = false;
+        for mut ins in list {
+            let first = self.call_inspector(r, &ins);
+            if !ins.checked {
+                let again = self.call_inspector(r, &ins);
+                if first != again {
+                    self.inspection_changed = true;
+                    changed = true;
+                    continue;
+                }
+                if first.is_some() {
+                    ins.checked = true;
+                    changed = true;
+                }
             }
+            if let Some(o) = first {
+                out.push((ins.name.clone(), o));
+            }
+            kept.push(ins);
         }
-        self.inspectors.insert(class.clone(), kept);
-        self.checked_inspectors.insert(class);
+        if changed {
+            self.inspectors.insert(class, kept);
+        }
         out
     }
 
-    /// Calls each inspector of `list` on `r`; those that throw give nothing.
-    fn inspect_round(
-        &mut self,
-        r: jobject,
-        list: &[(String, jmethodID, Kind)],
-    ) -> Vec<(String, Observed)> {
+    /// Calls one inspector on `r`: `None` when it throws.
+    fn call_inspector(&mut self, r: jobject, ins: &Inspector) -> Option<Observed> {
         let jni = self.jni;
-        let mut out = Vec::with_capacity(list.len());
-        for (name, m, kind) in list {
-            let v = jni.call(r, *m, *kind, &[], false);
-            if let Some(t) = jni.take_exception() {
-                jni.delete_local(t);
-                continue;
-            }
-            let o = if *kind == Kind::Object {
-                let obj = raw::reference(v);
-                let o = self.observe_object(obj);
-                jni.delete_local(obj);
-                o
-            } else {
-                observe_prim(*kind, v)
-            };
-            out.push((name.clone(), o));
+        let v = jni.call(r, ins.method, ins.kind, &[], false);
+        if let Some(t) = jni.take_exception() {
+            jni.delete_local(t);
+            return None;
         }
-        out
+        Some(if ins.kind == Kind::Object {
+            let obj = raw::reference(v);
+            let o = self.observe_object(obj);
+            jni.delete_local(obj);
+            o
+        } else {
+            observe_prim(ins.kind, v)
+        })
     }
 
     // ---- probes and statics ---------------------------------------------------------------
@@ -1970,6 +1986,16 @@ impl<'a> Executor<'a> {
         }
         done
     }
+}
+
+/// An inspector of a class: a public no-argument getter whose result observation records.
+#[derive(Debug, Clone)]
+struct Inspector {
+    name: String,
+    method: jmethodID,
+    kind: Kind,
+    /// Called twice in a row on some object with the same result both times.
+    checked: bool,
 }
 
 fn observe_prim(k: Kind, v: jvalue) -> Observed {

@@ -13,8 +13,11 @@
 //!
 //! 1. a random call on the CUT ([`Factory::insert_cut_call`]): a constructor, a method, or a
 //!    field read or write, with a receiver of the CUT's type for instance members;
-//! 2. a call of a CUT instance member on an existing value of the CUT's type
-//!    ([`Factory::insert_call_on_value`]);
+//! 2. a call on an existing non-null value ([`Factory::insert_call_on_value`]): a CUT instance
+//!    member on a value of the CUT's type, or one of the cluster's
+//!    [result methods](ferrosuite_testcase::cluster::TestCluster::result_methods) on a value of
+//!    a class the CUT returned (`iterator()` on the `Iterable` of `Splitter.split`, then
+//!    `next()` on the iterator) — the receiver is picked first, then the call;
 //! 3. a call on the CUT that takes an existing value as one of its parameters
 //!    ([`Factory::insert_call_with_value`]).
 //!
@@ -398,8 +401,8 @@ impl<'a> Factory<'a> {
         out
     }
 
-    /// The cluster call a statement performs, if it is one of the CUT's or a generator of its
-    /// value type.
+    /// The cluster call a statement performs, if it is one of the CUT's, a result method of
+    /// the class it names, or a generator of its value type.
     #[must_use]
     pub fn call_for(&self, s: &Statement) -> Option<Call<'a>> {
         if let Some(c) = self.cut_calls.iter().find(|c| c.same_member(s)) {

@@ -1189,6 +1189,15 @@ impl TestCluster {
         filter(&mut self.fields);
         for info in self.types.values_mut() {
             filter(&mut info.generators);
+            // An enum's constant list goes with its constants' operations.
+            if let TypeKind::Enum { constants } = &mut info.kind {
+                let generators = &info.generators;
+                constants.retain(|c| {
+                    generators
+                        .iter()
+                        .any(|g| g.kind == OperationKind::EnumConstant && *g.name == **c)
+                });
+            }
         }
         for ops in self.result_methods.values_mut() {
             filter(ops);
@@ -1511,6 +1520,13 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        // Calls on returned values need arguments too (one step further from the CUT).
+        let result_methods = self.result_methods(methods.iter().chain(&fields));
+        for op in result_methods.values().flatten() {
+            for p in op.params.clone() {
+                self.enqueue_use(&p, 2);
+            }
+        }
         let mut truncated = false;
         while let Some((ty, depth)) = self.queue.pop_front() {
             if self.types.len() >= self.config.max_types {
@@ -1526,7 +1542,6 @@ impl<'a> Builder<'a> {
                 self.queue.len() + 1
             ));
         }
-        let result_methods = self.result_methods(methods.iter().chain(&fields));
         Ok(TestCluster {
             cut,
             type_params: self.cut_params,

@@ -325,4 +325,21 @@ fn members_are_those_of_the_target_release() {
         "()Ljava/lang/StackWalker;"
     ));
     assert!(!eight.has_member("no/such/Class", "x", "()V"));
+
+    // A user library in a JDK-looking package is read from the class path, not from ct.sym.
+    let dir = scratch("emit-javax-user");
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("javax/ferro")).unwrap();
+    std::fs::write(
+        src.join("javax/ferro/Thing.java"),
+        "package javax.ferro; public class Thing { public static int one() { return 1; } }",
+    )
+    .unwrap();
+    let out = dir.join("classes");
+    javac(&src, &[PathBuf::from("javax/ferro/Thing.java")], &[], &out).unwrap();
+    let cp = ClassPath::parse(&format!("{}:jrt", out.display())).unwrap();
+    let eight = ClassPathTypes::for_release(&cp, 8, None).unwrap();
+    assert!(eight.has_member("javax/ferro/Thing", "one", "()I"));
+    assert!(eight.accessible("javax/ferro/Thing", "p"));
+    assert!(!eight.has_member("java/util/List", "of", "()Ljava/util/List;"));
 }

@@ -123,16 +123,18 @@ fn a_getter_that_changes_the_object_is_not_an_inspector() {
             .map(|(n, _)| n.clone())
             .collect()
     };
-    // The first inspection finds out (calling it twice gave two numbers) and drops it.
-    assert_eq!(names(&rs[0]), ["getIssued", "isFresh"], "{:?}", rs[0]);
-    // From then on the object is left alone: nothing but the test touches it.
-    assert_eq!(names(&rs[1]), ["getIssued", "isFresh"]);
-    assert_eq!(
-        rs[1].observations[0].inspectors,
-        [
-            ("getIssued".to_string(), Observed::Integer(0)),
-            ("isFresh".to_string(), Observed::Boolean(true))
-        ]
-    );
-    assert_eq!(rs[1].observations[1].value, Some(Observed::Integer(0)));
+    // The first inspection finds out (calling it twice gave two numbers) and drops it; the
+    // test it disturbed is run again, so both results are what the test alone does.
+    for r in &rs {
+        assert_eq!(names(r), ["getIssued", "isFresh"], "{r:?}");
+        assert_eq!(
+            r.observations[0].inspectors,
+            [
+                ("getIssued".to_string(), Observed::Integer(0)),
+                ("isFresh".to_string(), Observed::Boolean(true))
+            ]
+        );
+        assert_eq!(r.observations[1].value, Some(Observed::Integer(0)));
+    }
+    assert_eq!(rs[0].without_timing(), rs[1].without_timing());
 }

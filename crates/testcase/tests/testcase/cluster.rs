@@ -901,6 +901,12 @@ fn guava_joiner_and_splitter() {
             .all(|m| !m.is_static && *m.class != *s.cut),
         "instance methods of other classes only"
     );
+    // Their parameters are needed types like any other.
+    assert!(
+        s.type_info(&object("java/util/function/Consumer"))
+            .is_some(),
+        "Iterator.forEachRemaining(Consumer)"
+    );
     for skipped in ["java/lang/String", "java/lang/Object", "java/lang/Class"] {
         assert!(!s.result_methods.contains_key(skipped), "{skipped}");
     }
