@@ -475,6 +475,7 @@ impl ClassPath {
     pub fn nested_classes(&self, internal_name: &str) -> Result<Vec<String>> {
         let prefix = format!("{internal_name}$");
         let mut seen = BTreeSet::new();
+        let mut found = BTreeSet::new();
         let mut stack = vec![internal_name.to_string()];
         while let Some(name) = stack.pop() {
             let class = match self.load(&name) {
@@ -482,19 +483,16 @@ impl ClassPath {
                 Err(Error::ClassNotFound(_)) if name != internal_name => continue,
                 Err(e) => return Err(e),
             };
+            if name != internal_name {
+                found.insert(name);
+            }
             for inner in class.inner_class_names() {
                 if inner.starts_with(&prefix) && seen.insert(inner.clone()) {
                     stack.push(inner);
                 }
             }
         }
-        let mut out = Vec::with_capacity(seen.len());
-        for name in seen {
-            if self.contains(&name)? {
-                out.push(name);
-            }
-        }
-        Ok(out)
+        Ok(found.into_iter().collect())
     }
 
     /// True when the class is on the class path.
