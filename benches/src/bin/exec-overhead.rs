@@ -26,6 +26,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+/// The allocator the CLI uses (see the workspace's `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_testcase::statement::Prim;
 use ferrosuite_testcase::{Statement, Test, VarRef};
@@ -275,21 +279,46 @@ fn main() {
     let batch = tests(n);
     let statements: usize = batch.iter().map(Test::len).sum();
 
-    // Profiling mode: only batches on a host with the given number of workers, for about 10 s
-    // (for `perf record`; prints nothing else).
+    // Profiling and scaling mode: only batches on a host with the given number of workers,
+    // for EXEC_OVERHEAD_SECONDS (10) after EXEC_OVERHEAD_WARMUP seconds (0) of batches not
+    // counted; then the CPU time of this process and of its workers over the host's whole
+    // life (for `perf record`, and for `benches/scripts/worker-scaling.sh`).
     if let Ok(w) = std::env::var("EXEC_OVERHEAD_PROFILE") {
+        let secs = |var: &str, default: f64| -> f64 {
+            std::env::var(var).map_or(default, |s| s.parse().expect("seconds"))
+        };
+        let (seconds, warmup) = (
+            secs("EXEC_OVERHEAD_SECONDS", 10.0),
+            secs("EXEC_OVERHEAD_WARMUP", 0.0),
+        );
+        let before = cpu_times();
+        let life = Instant::now();
         let mut h = host(
             &classes,
             w.parse().expect("EXEC_OVERHEAD_PROFILE: a worker count"),
         );
         let t0 = Instant::now();
+        while t0.elapsed().as_secs_f64() < warmup {
+            h.run(&batch, false).unwrap();
+        }
+        let t0 = Instant::now();
         let mut batches = 0u32;
-        while t0.elapsed().as_secs() < 10 {
+        while t0.elapsed().as_secs_f64() < seconds {
             h.run(&batch, false).unwrap();
             batches += 1;
         }
         let per = t0.elapsed().as_secs_f64() / f64::from(batches);
-        println!("{batches} batches, {:.1} ms per batch", per * 1e3);
+        drop(h);
+        let after = cpu_times();
+        let wall = life.elapsed().as_secs_f64();
+        let (master, workers) = (after.0 - before.0, after.1 - before.1);
+        println!(
+            "{batches} batches, {:.1} ms per batch, {:.0} tests/s; CPU over the host's life \
+             ({wall:.1} s): master {master:.2} s, workers {workers:.2} s, {:.2} cores",
+            per * 1e3,
+            n as f64 / per,
+            (master + workers) / wall
+        );
         return;
     }
 

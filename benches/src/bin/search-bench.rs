@@ -23,6 +23,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The allocator the CLI uses (see the workspace's `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};

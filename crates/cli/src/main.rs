@@ -18,6 +18,11 @@ mod analyze;
 mod generate;
 mod run;
 
+/// The allocator of the master and of the workers (the binary is its own worker): see the
+/// workspace's `Cargo.toml`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;

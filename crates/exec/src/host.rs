@@ -2,8 +2,9 @@
 //!
 //! [`Host::start`] instruments the classes under test (deterministically, in name order, so
 //! that probe ids do not depend on which worker loads what), finds `libjvm`, and starts the
-//! workers in parallel. [`Host::run`] splits a batch into one contiguous chunk per worker and
-//! returns the results in test order.
+//! workers in parallel. [`Host::run`] cuts a batch into chunks that the workers take in turn,
+//! each worker with the next chunk already waiting in its pipe while it runs one (no idle
+//! round trip through the master between chunks), and returns the results in test order.
 //!
 //! Per test, a worker gets `timeout` (its own watchdog then sets the abort flag and interrupts
 //! the test) plus `kill_grace`; after that the master kills the process, scores the test as
@@ -32,7 +33,7 @@
 //! ```
 
 use std::collections::{BTreeSet, VecDeque};
-use std::io::{BufReader, BufWriter, Read};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,7 +49,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::protocol::{
-    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, read_frame_with, write_frame,
+    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, encode_frame, read_frame_with,
+    write_frame,
 };
 use crate::result::{ProbeSnapshot, Status, TestResult};
 
@@ -204,6 +206,8 @@ pub fn locate_libjvm(java_home: Option<&Path>) -> Result<PathBuf> {
 struct Proc {
     child: Child,
     stdin: BufWriter<ChildStdin>,
+    /// Bytes the pipe to the worker holds (0 when unknown).
+    pipe_capacity: usize,
     /// Replies from the reader thread, in bursts (`None`: the stream ended).
     rx: mpsc::Receiver<Vec<Option<Reply>>>,
     /// Replies of the last burst not yet taken.
@@ -231,8 +235,12 @@ impl Proc {
             program: program.program.clone(),
             detail: format!("no {what} pipe"),
         };
-        let stdin =
-            BufWriter::with_capacity(1 << 16, child.stdin.take().ok_or_else(|| broken("stdin"))?);
+        let stdin = child.stdin.take().ok_or_else(|| broken("stdin"))?;
+        // A large pipe lets the next chunk of tests wait in it while the worker runs the
+        // current one (see `run_slot`); what the kernel grants is what counts.
+        let _ = rustix::pipe::fcntl_setpipe_size(&stdin, PIPE_SIZE);
+        let pipe_capacity = rustix::pipe::fcntl_getpipe_size(&stdin).unwrap_or(0);
+        let stdin = BufWriter::with_capacity(1 << 16, stdin);
         let stdout = child.stdout.take().ok_or_else(|| broken("stdout"))?;
         let mut stderr_pipe = child.stderr.take().ok_or_else(|| broken("stderr"))?;
         let (tx, rx) = mpsc::channel();
@@ -285,6 +293,7 @@ impl Proc {
         Ok(Proc {
             child,
             stdin,
+            pipe_capacity,
             rx,
             pending: VecDeque::new(),
             stderr,
@@ -306,6 +315,14 @@ impl Proc {
 
     fn send(&mut self, r: &RequestRef<'_>) -> Result<()> {
         write_frame(&mut self.stdin, r)
+    }
+
+    /// Sends a frame made by [`encode_frame`].
+    fn send_frame(&mut self, frame: &[u8]) -> Result<()> {
+        self.stdin
+            .write_all(frame)
+            .and_then(|()| self.stdin.flush())
+            .map_err(Error::io("writing to the worker pipe"))
     }
 
     /// Kills the process and returns the end of its standard error.
@@ -593,72 +610,44 @@ impl Host {
         }
         let (program, setup, config) = (&self.program, &self.setup, &self.config);
         let workers = self.slots.len().min(tests.len());
-        if workers == 1 && deadline.is_none() {
-            return run_chunk(
-                &mut self.slots[0],
-                program,
-                setup,
-                config,
-                tests,
-                observe,
-                None,
-            );
-        }
         let size = if deadline.is_some() {
             MIN_CHUNK
+        } else if workers == 1 {
+            tests.len()
         } else {
             (tests.len() / (workers * 8)).max(MIN_CHUNK)
         };
-        let late = || deadline.is_some_and(|d| Instant::now() >= d);
         let chunks: Vec<&[Test]> = tests.chunks(size).collect();
         let next = AtomicUsize::new(0);
-        let parts: Vec<Result<Vec<ChunkResults>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .slots
-                .iter_mut()
-                .take(workers)
-                .map(|slot| {
-                    let (chunks, next) = (&chunks, &next);
-                    s.spawn(move || {
-                        let mut done = Vec::new();
-                        loop {
-                            if late() {
-                                // Chunks are taken in order: the ones run form a prefix.
-                                next.store(chunks.len(), Ordering::Relaxed);
-                                return Ok(done);
-                            }
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(chunk) = chunks.get(i) else {
-                                return Ok(done);
-                            };
-                            let r =
-                                run_chunk(slot, program, setup, config, chunk, observe, deadline);
-                            match r {
-                                Ok(r) if r.len() < chunk.len() => {
-                                    // Cut short at the deadline: the prefix ends here.
-                                    next.store(chunks.len(), Ordering::Relaxed);
-                                    done.push((i, r));
-                                    return Ok(done);
-                                }
-                                Ok(r) => done.push((i, r)),
-                                Err(e) => {
-                                    // The other workers stop after their current chunk.
-                                    next.store(chunks.len(), Ordering::Relaxed);
-                                    return Err(e);
-                                }
-                            }
-                        }
+        let job = Job {
+            chunks: &chunks,
+            next: &next,
+            observe,
+            deadline,
+        };
+        let parts: Vec<Result<Vec<ChunkResults>>> = if workers == 1 {
+            vec![run_slot(&mut self.slots[0], program, setup, config, &job)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .slots
+                    .iter_mut()
+                    .take(workers)
+                    .map(|slot| {
+                        let job = &job;
+                        s.spawn(move || run_slot(slot, program, setup, config, job))
                     })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Protocol("a worker thread panicked".into())))
-                })
-                .collect()
-        });
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::Protocol("a worker thread panicked".into()))
+                        })
+                    })
+                    .collect()
+            })
+        };
         let mut by_chunk: Vec<Option<Vec<TestResult>>> = vec![None; chunks.len()];
         for part in parts {
             for (i, r) in part? {
@@ -799,50 +788,189 @@ fn start_worker(
     }
 }
 
-/// Runs a chunk of tests on one slot, replacing the worker whenever it is lost.
-/// Runs `tests` on one worker, restarting it as often as tests kill it. With a `deadline`,
-/// a chunk whose worker had to be replaced after the deadline ends there: the results are
-/// those of a prefix (so that a run of hanging tests, each costing its time limit and a
-/// restart, cannot overrun a time budget by a whole chunk of them).
-fn run_chunk(
+/// A batch cut into chunks that the slots of a host take in order.
+struct Job<'a> {
+    chunks: &'a [&'a [Test]],
+    /// The next chunk to take (set past the end to stop every slot).
+    next: &'a AtomicUsize,
+    observe: bool,
+    deadline: Option<Instant>,
+}
+
+impl Job<'_> {
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Takes the next chunk, unless the deadline has passed or none is left.
+    fn claim(&self) -> Option<usize> {
+        if self.late() {
+            // Chunks are taken in order: the ones run form a prefix.
+            self.stop();
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        (i < self.chunks.len()).then_some(i)
+    }
+
+    /// No slot takes another chunk.
+    fn stop(&self) {
+        self.next.store(self.chunks.len(), Ordering::Relaxed);
+    }
+}
+
+/// Chunks a slot keeps in flight: the one its worker runs and the next, sent ahead into the
+/// pipe so that the worker starts it the moment it finishes the current one, instead of
+/// waiting a round trip through the master (a gap per chunk that, with chunks of
+/// [`MIN_CHUNK`] tests under a deadline, was a large share of a worker's time).
+const IN_FLIGHT: usize = 2;
+
+/// The pipe size asked for the requests to a worker (Linux grants up to
+/// `/proc/sys/fs/pipe-max-size`, 1 MiB by default).
+const PIPE_SIZE: usize = 1 << 20;
+
+/// How a worker's run of a chunk ended.
+enum Outcome {
+    Done,
+    Retired,
+    Unexpected(String),
+    /// The stream ended (the process died).
+    Died,
+    /// No reply within the time limit and the kill grace.
+    Hung,
+}
+
+/// A chunk a slot has taken.
+struct Claimed {
+    index: usize,
+    results: Vec<TestResult>,
+    /// Size of the request frame sent to the current worker; `None` while the current
+    /// worker does not have it (not sent yet, or sent to a worker that was lost).
+    sent: Option<usize>,
+}
+
+/// Runs chunks of `job` on one slot until none is left, replacing the worker whenever it is
+/// lost, and returns each chunk's results with its index.
+///
+/// Up to [`IN_FLIGHT`] chunks are sent ahead: the next one only when every request the
+/// worker may not have read yet fits in the pipe, so that a write never blocks on a busy
+/// worker (the master must stay free to notice a hung one). A worker lost during a chunk
+/// takes the requests sent ahead with it: the replacement gets the rest of the chunk and
+/// then the chunks behind it again.
+///
+/// With a deadline, a chunk whose worker had to be replaced after the deadline ends there:
+/// the results are those of a prefix (so that a run of hanging tests, each costing its time
+/// limit and a restart, cannot overrun a time budget by a whole chunk of them).
+fn run_slot(
     slot: &mut Slot,
     program: &WorkerProgram,
     setup: &Setup,
     config: &HostConfig,
-    tests: &[Test],
-    observe: bool,
-    deadline: Option<Instant>,
-) -> Result<Vec<TestResult>> {
-    let mut results = Vec::with_capacity(tests.len());
+    job: &Job<'_>,
+) -> Result<Vec<ChunkResults>> {
+    let r = slot_loop(slot, program, setup, config, job);
+    if r.is_err() {
+        // The other workers stop after their current chunk.
+        job.stop();
+    }
+    r
+}
+
+fn slot_loop(
+    slot: &mut Slot,
+    program: &WorkerProgram,
+    setup: &Setup,
+    config: &HostConfig,
+    job: &Job<'_>,
+) -> Result<Vec<ChunkResults>> {
     let wait = config.timeout + config.kill_grace;
+    let mut done = Vec::new();
+    let mut queue: VecDeque<Claimed> = VecDeque::with_capacity(IN_FLIGHT);
     // After a worker died with results in its buffer, the rest of the chunk runs with a flush
     // per test, so that a test that kills the worker again is the one scored as crashed.
     let mut flush_each = false;
     let mut send_failures = 0;
-    while results.len() < tests.len() {
+    let mut frame = Vec::new();
+    loop {
+        while queue.len() < IN_FLIGHT {
+            let Some(index) = job.claim() else { break };
+            queue.push_back(Claimed {
+                index,
+                results: Vec::with_capacity(job.chunks[index].len()),
+                sent: None,
+            });
+        }
+        let Some(front) = queue.front() else {
+            return Ok(done);
+        };
+        let chunk = job.chunks[front.index];
+        if front.results.len() == chunk.len() {
+            // Complete (its worker retired or died after the last test).
+            if let Some(f) = queue.pop_front() {
+                done.push((f.index, f.results));
+            }
+            flush_each = false;
+            continue;
+        }
         if slot.proc.is_none() {
-            if !results.is_empty() && deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
+            if !front.results.is_empty() && job.late() {
+                // Cut short at the deadline: the prefix ends here.
+                job.stop();
+                if let Some(f) = queue.pop_front() {
+                    done.push((f.index, f.results));
+                }
+                return Ok(done);
             }
             start_worker(slot, program, setup, config.startup_timeout)?;
+            for c in &mut queue {
+                c.sent = None;
+            }
         }
         let Some(mut p) = slot.proc.take() else {
             continue;
         };
-        let rest = &tests[results.len()..];
-        match p.send(&RequestRef::Run {
-            tests: rest,
-            observe,
-            flush_each,
-        }) {
-            Ok(()) => send_failures = 0,
-            Err(e @ Error::Protocol(_)) => {
+        // Send what the worker lacks: the front's rest at once, a chunk behind it only when
+        // it fits in the pipe beside the requests the worker may not have read yet.
+        let mut unread: usize = queue.iter().filter_map(|c| c.sent).sum();
+        let mut failed = None;
+        for (k, c) in queue.iter_mut().enumerate() {
+            if c.sent.is_some() {
+                continue;
+            }
+            let rest = &job.chunks[c.index][c.results.len()..];
+            let request = RequestRef::Run {
+                tests: rest,
+                observe: job.observe,
+                flush_each: flush_each && k == 0,
+            };
+            if let Err(e) = encode_frame(&request, &mut frame) {
+                failed = Some(e);
+                break;
+            }
+            if k > 0 && unread + frame.len() > p.pipe_capacity {
+                break;
+            }
+            if let Err(e) = p.send_frame(&frame) {
+                if k == 0 {
+                    failed = Some(e);
+                }
+                // Behind the front, the worker died while running it: the replies tell how.
+                break;
+            }
+            send_failures = 0;
+            c.sent = Some(frame.len());
+            unread += frame.len();
+        }
+        match failed {
+            None => {}
+            Some(e @ Error::Protocol(_)) => {
                 // The request itself cannot be sent (too large): no worker would take it.
                 let _ = p.kill();
                 return Err(e);
             }
-            Err(e) => {
-                // The worker died between batches: a fresh one gets the tests (but not forever).
+            Some(e) => {
+                // The worker died between chunks: a fresh one gets the tests (but not
+                // forever).
                 let _ = p.kill();
                 send_failures += 1;
                 if send_failures >= 3 {
@@ -851,10 +979,16 @@ fn run_chunk(
                         detail: format!("three fresh workers in a row closed their input: {e}"),
                     });
                 }
+                for c in &mut queue {
+                    c.sent = None;
+                }
                 continue;
             }
         }
-        loop {
+        let Some(front) = queue.front_mut() else {
+            continue;
+        };
+        let outcome = loop {
             match p.recv_timeout(wait) {
                 Ok(Some(Reply::Result(r))) => {
                     if r.status == Status::Timeout {
@@ -863,51 +997,77 @@ fn run_chunk(
                     }
                     slot.stats.tests += 1;
                     slot.stats.statements += u64::from(r.executed);
-                    results.push(*r);
+                    front.results.push(*r);
                 }
-                Ok(Some(Reply::Done)) => {
-                    slot.proc = Some(p);
-                    break;
-                }
-                Ok(Some(Reply::Retire(_))) => {
-                    slot.stats.retirements += 1;
-                    let _ = p.finish();
-                    break;
-                }
-                Ok(Some(other)) => {
-                    let _ = p.kill();
-                    return Err(Error::Worker {
-                        worker: slot.index,
-                        detail: format!("unexpected reply during a batch: {other:?}"),
-                    });
-                }
-                Ok(None) if !flush_each => {
-                    // Results of the tests before the one that killed the worker may have
-                    // been in its buffer: run the rest again, one flush per test.
-                    let _ = p.finish();
-                    flush_each = true;
-                    break;
-                }
-                Ok(None) => {
-                    let (status, err) = p.finish();
-                    slot.stats.tests += 1;
-                    slot.stats.crashes += 1;
-                    results.push(TestResult::lost(Status::Crashed(if err.is_empty() {
+                Ok(Some(Reply::Done)) => break Outcome::Done,
+                Ok(Some(Reply::Retire(_))) => break Outcome::Retired,
+                Ok(Some(other)) => break Outcome::Unexpected(format!("{other:?}")),
+                Ok(None) => break Outcome::Died,
+                Err(_) => break Outcome::Hung,
+            }
+        };
+        let alive = match outcome {
+            Outcome::Done if front.results.len() == job.chunks[front.index].len() => Some(p),
+            Outcome::Done | Outcome::Unexpected(_) => {
+                let _ = p.kill();
+                let detail = match outcome {
+                    Outcome::Unexpected(reply) => {
+                        format!("unexpected reply during a batch: {reply}")
+                    }
+                    _ => "a chunk ended before all its results".into(),
+                };
+                return Err(Error::Worker {
+                    worker: slot.index,
+                    detail,
+                });
+            }
+            Outcome::Retired => {
+                slot.stats.retirements += 1;
+                let _ = p.finish();
+                None
+            }
+            Outcome::Died if !flush_each => {
+                // Results of the tests before the one that killed the worker may have been
+                // in its buffer: run the rest again, one flush per test.
+                let _ = p.finish();
+                flush_each = true;
+                None
+            }
+            Outcome::Died => {
+                let (status, err) = p.finish();
+                slot.stats.tests += 1;
+                slot.stats.crashes += 1;
+                front
+                    .results
+                    .push(TestResult::lost(Status::Crashed(if err.is_empty() {
                         format!("worker exited ({status})")
                     } else {
                         format!("worker exited ({status}): {err}")
                     })));
-                    break;
+                None
+            }
+            Outcome::Hung => {
+                let _ = p.kill();
+                slot.stats.tests += 1;
+                slot.stats.timeouts += 1;
+                front.results.push(TestResult::lost(Status::Timeout));
+                None
+            }
+        };
+        match alive {
+            Some(p) => {
+                slot.proc = Some(p);
+                if let Some(f) = queue.pop_front() {
+                    done.push((f.index, f.results));
                 }
-                Err(_) => {
-                    let _ = p.kill();
-                    slot.stats.tests += 1;
-                    slot.stats.timeouts += 1;
-                    results.push(TestResult::lost(Status::Timeout));
-                    break;
+                flush_each = false;
+            }
+            None => {
+                // The requests sent ahead went with the worker.
+                for c in &mut queue {
+                    c.sent = None;
                 }
             }
         }
     }
-    Ok(results)
 }

@@ -22,7 +22,7 @@ pub mod sandbox;
 pub mod worker;
 
 pub use error::{Error, Result};
-pub use host::{Host, HostConfig, HostStats, Ready, WorkerProgram, locate_libjvm};
+pub use host::{Host, HostConfig, HostStats, MIN_CHUNK, Ready, WorkerProgram, locate_libjvm};
 pub use result::{
     Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult, ThrowKind, Thrown,
 };

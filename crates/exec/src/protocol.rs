@@ -210,14 +210,28 @@ pub fn write_frame<T: Serialize>(out: &mut impl Write, msg: &T) -> Result<()> {
 
 /// Writes one frame without flushing (into a buffered writer, for a later flush).
 pub fn buffer_frame<T: Serialize>(out: &mut impl Write, msg: &T) -> Result<()> {
-    let bytes = postcard::to_stdvec(msg).map_err(|e| Error::Protocol(e.to_string()))?;
-    let len = u32::try_from(bytes.len())
+    let mut frame = Vec::new();
+    encode_frame(msg, &mut frame)?;
+    out.write_all(&frame)
+        .map_err(Error::io("writing to the worker pipe"))
+}
+
+/// Encodes one whole frame (length prefix and message) into `frame`, replacing its contents
+/// (the buffer's allocation is reused); an error when the message is larger than
+/// [`MAX_FRAME`].
+pub fn encode_frame<T: Serialize>(msg: &T, frame: &mut Vec<u8>) -> Result<()> {
+    frame.clear();
+    frame.extend_from_slice(&[0; 4]);
+    let bytes = postcard::to_extend(msg, std::mem::take(frame))
+        .map_err(|e| Error::Protocol(e.to_string()))?;
+    *frame = bytes;
+    let body = frame.len() - 4;
+    let len = u32::try_from(body)
         .ok()
         .filter(|l| *l <= MAX_FRAME)
-        .ok_or_else(|| Error::Protocol(format!("message of {} bytes is too large", bytes.len())))?;
-    out.write_all(&len.to_le_bytes())
-        .and_then(|()| out.write_all(&bytes))
-        .map_err(Error::io("writing to the worker pipe"))
+        .ok_or_else(|| Error::Protocol(format!("message of {body} bytes is too large")))?;
+    frame[..4].copy_from_slice(&len.to_le_bytes());
+    Ok(())
 }
 
 /// Reads one frame; `Ok(None)` at a clean end of stream.

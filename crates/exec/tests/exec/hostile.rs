@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use ferrosuite_exec::{Host, Observed, Status, ThrowKind};
+use ferrosuite_exec::{Host, MIN_CHUNK, Observed, Status, ThrowKind};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
 use crate::{config, fixtures};
@@ -438,6 +438,61 @@ fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
     // One replacement for the first death (the rest then runs with a flush per test), one for
     // the second.
     assert_eq!(stats.restarts, 2, "{stats:?}");
+}
+
+/// The same under a deadline, with one and with two workers: the batch is cut into chunks of
+/// [`MIN_CHUNK`] tests and each worker has the next chunk sent ahead while it runs one, so the
+/// worker that halts takes a request it never read with it. The replacement gets the rest of
+/// the chunk and then the chunk sent ahead again: every test still gets its own result, and
+/// only the halting one is scored as crashed.
+#[test]
+fn a_worker_that_dies_with_a_chunk_sent_ahead_costs_exactly_one_test() {
+    for workers in [1, 2] {
+        let mut c = config(
+            vec![fixtures().clone()],
+            &["hostile/Counter", "hostile/Exits"],
+        );
+        c.sandbox = false;
+        c.workers = workers;
+        let mut host = Host::start(c).unwrap();
+        let mut batch: Vec<Test> = (0..80).map(|_| call("Counter", "next", "()I")).collect();
+        let halt = MIN_CHUNK + 9;
+        batch.insert(
+            halt,
+            Test::new(vec![
+                Statement::Primitive(Prim::Int(7)),
+                Statement::method(
+                    "hostile/Exits",
+                    "runtimeHalt",
+                    "(I)V",
+                    None,
+                    vec![VarRef(0)],
+                ),
+            ]),
+        );
+        let deadline = Instant::now() + Duration::from_secs(600);
+        let results = host.run_until(&batch, true, Some(deadline)).unwrap();
+        assert_eq!(results.len(), batch.len(), "{workers} worker(s)");
+        for (i, r) in results.iter().enumerate() {
+            if i == halt {
+                assert!(matches!(&r.status, Status::Crashed(_)), "{:?}", r.status);
+            } else {
+                assert_eq!(r.status, Status::Completed, "{workers} worker(s), test {i}");
+                assert_eq!(
+                    r.observations[0].value,
+                    Some(Observed::Integer(1)),
+                    "{workers} worker(s), test {i}: the static counter"
+                );
+            }
+        }
+        let stats = host.stats();
+        assert_eq!(stats.crashes, 1, "{workers} worker(s): {stats:?}");
+        assert_eq!(
+            stats.tests,
+            batch.len() as u64,
+            "{workers} worker(s): {stats:?}"
+        );
+    }
 }
 
 /// A JDK class that starts the JVM-wide "Common-Cleaner" thread on first use (in the system
