@@ -121,6 +121,10 @@ pub struct HostConfig {
     pub worker: Option<WorkerProgram>,
     /// Sandbox the code under test (no exit, file writes, processes, sockets).
     pub sandbox: bool,
+    /// Milliseconds added to the clock the code under test reads (0, the default: the real
+    /// clock). The stability check reruns tests with shifted clocks, so that values that depend
+    /// on the date or the time differ and their assertions go.
+    pub clock_shift_ms: i64,
     /// Time a worker may take to start its JVM and initialise the classes under test.
     pub startup_timeout: Duration,
 }
@@ -144,6 +148,7 @@ impl Default for HostConfig {
             java_home: None,
             worker: None,
             sandbox: true,
+            clock_shift_ms: 0,
             startup_timeout: Duration::from_secs(60),
         }
     }
@@ -506,6 +511,7 @@ impl Host {
             timeout_ms: u64::try_from(config.timeout.as_millis()).unwrap_or(u64::MAX),
             thread_grace_ms: u64::try_from(config.thread_grace.as_millis()).unwrap_or(u64::MAX),
             sandbox: config.sandbox,
+            clock_shift_ms: config.clock_shift_ms,
         };
         let n = config.workers.max(1);
         let mut slots = Vec::with_capacity(n);

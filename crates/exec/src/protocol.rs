@@ -61,6 +61,9 @@ pub struct Setup {
     pub thread_grace_ms: u64,
     /// Whether to sandbox the classes loaded from the class path.
     pub sandbox: bool,
+    /// Milliseconds added to the clock the code under test reads (0: the real clock; see
+    /// [`ferrosuite_bytecode::instrument::clock`]).
+    pub clock_shift_ms: i64,
 }
 
 /// Sizes of the probe arrays to read after each test.
@@ -304,6 +307,7 @@ mod tests {
             timeout_ms: 100,
             thread_grace_ms: 5,
             sandbox: true,
+            clock_shift_ms: 0,
         };
         let pairs = [
             (

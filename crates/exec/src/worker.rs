@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
+use ferrosuite_bytecode::instrument::clock;
 use ferrosuite_bytecode::instrument::runtime;
 use ferrosuite_bytecode::instrument::sandbox::{Action, SandboxRules};
 use ferrosuite_testcase::statement::{JDouble, Prim, Statement, Test};
@@ -123,6 +124,8 @@ struct Fetcher {
     hierarchy: Hierarchy<'static>,
     instrumented: HashMap<String, Vec<u8>>,
     sandbox: Option<SandboxRules>,
+    /// Whether classes read a shifted clock (see `Setup::clock_shift_ms`).
+    shift_clock: bool,
     /// Internal names in the order they were defined.
     loaded: Mutex<Vec<String>>,
 }
@@ -147,6 +150,18 @@ impl Fetcher {
                 Err(e) => {
                     // Never define an unsandboxed class: the class is reported missing.
                     eprintln!("ferrosuite-worker: cannot sandbox {binary_name}: {e}");
+                    return None;
+                }
+            }
+        } else {
+            bytes
+        };
+        let bytes = if self.shift_clock {
+            match clock::shift_clock_bytes(&bytes) {
+                Ok(b) => b.unwrap_or(bytes),
+                Err(e) => {
+                    // A class that would read the real clock is not defined either.
+                    eprintln!("ferrosuite-worker: cannot shift the clock of {binary_name}: {e}");
                     return None;
                 }
             }
@@ -638,6 +653,7 @@ impl<'a> Executor<'a> {
             hierarchy: Hierarchy::new(classpath),
             instrumented: setup.instrumented.iter().cloned().collect(),
             sandbox: setup.sandbox.then(SandboxRules::default),
+            shift_clock: setup.clock_shift_ms != 0,
             loaded: Mutex::new(Vec::new()),
         }));
         let paths: Vec<String> = setup
@@ -782,6 +798,19 @@ impl<'a> Executor<'a> {
             },
             true,
         );
+        if setup.clock_shift_ms != 0 {
+            let time = Self::global_class(jni, clock::TIME_CLASS)?;
+            let f_shift = Self::fid(jni, time, clock::SHIFT_FIELD, "J")?;
+            jni.set_field(
+                time,
+                f_shift,
+                Kind::Long,
+                jvalue {
+                    j: setup.clock_shift_ms,
+                },
+                true,
+            );
+        }
         let f_abort = Self::fid(jni, probe, "abort", "Z")?;
         let current = Self::mid(jni, thread, "currentThread", "()Ljava/lang/Thread;", true)?;
         let me = jni.global(raw::reference(jni.call(
@@ -1448,6 +1477,30 @@ impl<'a> Executor<'a> {
                 class,
                 descriptor,
                 args,
+            } if self.fetcher.shift_clock
+                && &**class == "java/util/Date"
+                && &**descriptor == "()V"
+                && args.is_empty() =>
+            {
+                // `new Date()` at the shifted time, as rewritten classes do it.
+                let now = self
+                    .method(clock::TIME_CLASS, "currentTimeMillis", "()J", true)
+                    .map_err(Stop::Invalid)?;
+                let (tc, tid) = (now.class, now.id);
+                let t = jni.call(tc, tid, Kind::Long, &[], true);
+                self.check()?;
+                let m = self
+                    .method(class, "<init>", "(J)V", false)
+                    .map_err(Stop::Invalid)?;
+                let (c, id) = (m.class, m.id);
+                let o = jni.new_object(c, id, &[t]);
+                self.check()?;
+                Ok(Val::Ref(o))
+            }
+            Statement::Constructor {
+                class,
+                descriptor,
+                args,
             } => {
                 let m = self
                     .method(class, "<init>", descriptor, false)
@@ -1466,6 +1519,16 @@ impl<'a> Executor<'a> {
                 args,
             } => {
                 let is_static = receiver.is_none();
+                // A statement that reads the clock itself reads the shifted one.
+                let shifted = if is_static && self.fetcher.shift_clock {
+                    clock::redirect_target(class, name, descriptor)
+                } else {
+                    None
+                };
+                let (class, name): (&str, &str) = match &shifted {
+                    Some(to) => (&to.owner, &to.name),
+                    None => (class, name),
+                };
                 let m = self
                     .method(class, name, descriptor, is_static)
                     .map_err(Stop::Invalid)?;

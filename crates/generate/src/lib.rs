@@ -9,9 +9,11 @@
 //! 4. run the minimised tests once more with observation on: their outcomes and the values
 //!    they produce become candidate assertions and expected exceptions (`emit::assertions`);
 //! 5. stability: rerun them [`Config::stability_runs`] times, each in a fresh host (new
-//!    JVMs, so new random seeds and a later clock) and another test order, every other one
-//!    with all identity hash codes changed (`-XX:hashCode=2`); a test whose outcome changes
-//!    is dropped, an assertion whose value changes is dropped;
+//!    JVMs, so new random seeds) with the clock the code under test reads moved by one of
+//!    [`CLOCK_SHIFTS_MS`] (so that dates and times differ even within the same day: a test
+//!    asserting today's day of the month would fail tomorrow) and another test order, every
+//!    other one with all identity hash codes changed (`-XX:hashCode=2`); a test whose outcome
+//!    changes is dropped, an assertion whose value changes is dropped;
 //! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
 //! 7. validate: compile it with `javac --release N` and run it with JUnit
 //!    ([`validate`]); tests that do not compile or fail are removed and the class is
@@ -38,6 +40,16 @@
 
 pub mod error;
 pub mod validate;
+
+/// How far the stability reruns move the clock the code under test reads, in milliseconds,
+/// one per rerun in turn: 400 days, 3 hours, 7 minutes, 11 seconds and 1 millisecond ahead,
+/// and 2 years, 45 days, 5 hours, 17 minutes, 23 seconds and 371 milliseconds back, so that
+/// every field of a date and a time (year, month, day, weekday, hour, minute, second,
+/// millisecond) differs from the first run's.
+pub const CLOCK_SHIFTS_MS: [i64; 2] = [
+    (((400 * 24 + 3) * 60 + 7) * 60 + 11) * 1000 + 1,
+    -((((2 * 365 + 45) * 24 + 5) * 60 + 17) * 60 + 23) * 1000 - 371,
+];
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -332,6 +344,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
         let mut hc = host_config(config, &instrumented);
+        hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
         if k % 2 == 0 {
             // Every identity hash code 1: values that show identity hashes (or iteration
             // orders that follow them) change, and their assertions go.

@@ -1,7 +1,7 @@
 //! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
 //! the [`map`] that says what each probe id means, the embedded probe [`runtime`], and the
 //! [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
-//! the network.
+//! the network, and the [`clock`] shift that moves the time code under test reads.
 //!
 //! ```no_run
 //! use ferrosuite_bytecode::ClassFile;
@@ -15,6 +15,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod clock;
 pub mod data;
 pub mod editor;
 pub mod map;

@@ -14,6 +14,7 @@
     missing_docs
 )]
 
+mod clock;
 mod errors;
 mod hierarchy;
 mod instrument;

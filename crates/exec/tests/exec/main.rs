@@ -16,6 +16,7 @@
 )]
 
 mod basics;
+mod clock;
 mod hostile;
 mod subjects;
 

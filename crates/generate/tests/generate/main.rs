@@ -107,6 +107,63 @@ fn stack_gets_a_green_deterministic_test_class() {
     }
 }
 
+/// The methods of `env.Clocks` whose value depends on the time.
+const TIME_METHODS: [&str; 9] = [
+    "dayOfMonth",
+    "year",
+    "today",
+    "hour",
+    "millis",
+    "epochSecond",
+    "clockMillis",
+    "viaSupplier",
+    "created",
+];
+
+/// Values that depend on the date or the time are not asserted, even those that a rerun on the
+/// same day would reproduce (the day of the month, the year, today's date): the stability
+/// reruns read shifted clocks. Values that do not depend on the time still are.
+#[test]
+fn time_dependent_values_are_not_asserted() {
+    let Some(mut config) = config(JUnit::Five) else {
+        return;
+    };
+    config.budget = Budget::statements(20_000);
+    let g = generate(&config, "env.Clocks", &mut Quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    eprintln!("{}", class.source);
+    assert!(g.assertions_unstable > 0, "{g:?}");
+    for test in class.source.split("@Test").skip(1) {
+        // Variables holding a time-dependent value, and the calls that produce one.
+        let mut timed: Vec<String> = Vec::new();
+        for line in test.lines().map(str::trim) {
+            let call = TIME_METHODS
+                .iter()
+                .any(|t| line.contains(&format!(".{t}(")));
+            if let Some((lhs, _)) = line.split_once(" = ")
+                && call
+                && let Some(var) = lhs.split_whitespace().last()
+            {
+                timed.push(var.to_string());
+            }
+            if line.starts_with("assert") {
+                let words: Vec<&str> = line
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .collect();
+                assert!(
+                    !call && !timed.iter().any(|v| words.contains(&v.as_str())),
+                    "a time-dependent value is asserted: {line}\n{}",
+                    class.source
+                );
+            }
+        }
+    }
+    // `twice` is asserted wherever it is called with its result kept.
+    if class.source.contains("Clocks.twice(") {
+        assert!(class.source.contains("assertEquals("), "{}", class.source);
+    }
+}
+
 #[test]
 fn bad_input_gives_clear_errors() {
     let Some(config) = config(JUnit::Five) else {

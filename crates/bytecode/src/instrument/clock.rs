@@ -1,0 +1,284 @@
+//! Clock shift: the code under test reads a clock moved by a fixed amount, so that a value that
+//! depends on the time (a date, an hour, a timestamp) differs between two runs even when they
+//! fall on the same day. The stability check of `ferrosuite generate` reruns the final tests
+//! with shifted clocks and drops every assertion whose value moved (DESIGN 4.5).
+//!
+//! Every call of a JDK clock API in a rewritten class goes to the runtime class
+//! `org.ferrosuite.rt.SystemTime` ([`TIME_CLASS`]) instead, whose static field `shiftMillis`
+//! the execution host sets once per worker. The static APIs are redirected by constant
+//! ([`redirect`](super::redirect), [`RedirectKind::Reference`]: no code moves), each to a method
+//! of the same descriptor:
+//!
+//! | API | becomes |
+//! |---|---|
+//! | `System.currentTimeMillis()`, `System.nanoTime()` | `SystemTime.currentTimeMillis()`, `nanoTime()` |
+//! | `Clock.systemUTC()`, `systemDefaultZone()`, `system(ZoneId)` | the same clocks, offset by the shift |
+//! | `Instant.now()`, and `now()` / `now(ZoneId)` of `LocalDate`, `LocalDateTime`, `LocalTime`, `ZonedDateTime`, `OffsetDateTime`, `OffsetTime`, `Year`, `YearMonth`, `MonthDay` | `instantNow()`, `localDateNow(…)`, … (`now` of the shifted clock) |
+//! | `Calendar.getInstance()` and its `(TimeZone)`, `(Locale)`, `(TimeZone, Locale)` forms | `calendar(…)`: the calendar moved by the shift |
+//!
+//! `new Date()` is a constructor and cannot be redirected by constant: its `invokespecial
+//! java/util/Date.<init>()V` is replaced by `invokestatic SystemTime.currentTimeMillis()J;
+//! invokespecial java/util/Date.<init>(J)V` (what `Date()` does itself), with the
+//! [`CodeEditor`]; a subclass constructor calling `super()` is rewritten the same way.
+//!
+//! For example, `long t = System.currentTimeMillis();` compiles to `invokestatic
+//! java/lang/System.currentTimeMillis()J`; after [`shift_clock`] the same instruction names
+//! `org/ferrosuite/rt/SystemTime.currentTimeMillis()J`, which returns the system time plus
+//! the shift.
+//!
+//! Only rewritten classes read the shifted clock: the JDK's own code reading the time for
+//! itself (`new GregorianCalendar()`, `new java.sql.Timestamp(…)` from a value the JDK read,
+//! `LocalDate.now(Clock.systemUTC())` inside the JDK, file times) does not, and neither does a
+//! `Date::new` method reference or a handle built at run time. Statements the execution host
+//! runs itself ask [`redirect_target`] for the same table.
+//!
+//! ```
+//! use ferrosuite_bytecode::instrument::clock::{TIME_CLASS, redirect_target};
+//! let to = redirect_target("java/lang/System", "currentTimeMillis", "()J").unwrap();
+//! assert_eq!((to.owner.as_str(), to.name.as_str()), (TIME_CLASS, "currentTimeMillis"));
+//! assert!(redirect_target("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I").is_none());
+//! ```
+
+use crate::classfile::{ClassFile, access};
+use crate::constant_pool::{Constant, CpIndex};
+use crate::error::{Error, Result, ResultExt};
+use crate::insn::Insn;
+use crate::instrument::RUNTIME_PACKAGE;
+use crate::instrument::editor::CodeEditor;
+use crate::instrument::initial_frame;
+use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
+use crate::opcodes as op;
+
+/// Internal name of the runtime class with the shifted clock.
+pub const TIME_CLASS: &str = "org/ferrosuite/rt/SystemTime";
+
+/// Name of the static field of [`TIME_CLASS`] that holds the shift in milliseconds (`J`).
+pub const SHIFT_FIELD: &str = "shiftMillis";
+
+/// The `java.time` types whose `now()` and `now(ZoneId)` are redirected, with the name stem of
+/// their stand-ins (`localDateNow`).
+const NOW_TYPES: [(&str, &str); 9] = [
+    ("LocalDate", "localDate"),
+    ("LocalDateTime", "localDateTime"),
+    ("LocalTime", "localTime"),
+    ("ZonedDateTime", "zonedDateTime"),
+    ("OffsetDateTime", "offsetDateTime"),
+    ("OffsetTime", "offsetTime"),
+    ("Year", "year"),
+    ("YearMonth", "yearMonth"),
+    ("MonthDay", "monthDay"),
+];
+
+/// The static clock APIs and their stand-ins in [`TIME_CLASS`] (same descriptors).
+#[must_use]
+pub fn redirects() -> Vec<Redirect> {
+    let to_time = |from: MemberSpec, name: &str| Redirect {
+        to: MemberSpec::new(TIME_CLASS, name, &from.descriptor),
+        from,
+        kind: RedirectKind::Reference,
+    };
+    let mut out = vec![
+        to_time(
+            MemberSpec::new("java/lang/System", "currentTimeMillis", "()J"),
+            "currentTimeMillis",
+        ),
+        to_time(
+            MemberSpec::new("java/lang/System", "nanoTime", "()J"),
+            "nanoTime",
+        ),
+        to_time(
+            MemberSpec::new("java/time/Clock", "systemUTC", "()Ljava/time/Clock;"),
+            "systemUTC",
+        ),
+        to_time(
+            MemberSpec::new(
+                "java/time/Clock",
+                "systemDefaultZone",
+                "()Ljava/time/Clock;",
+            ),
+            "systemDefaultZone",
+        ),
+        to_time(
+            MemberSpec::new(
+                "java/time/Clock",
+                "system",
+                "(Ljava/time/ZoneId;)Ljava/time/Clock;",
+            ),
+            "system",
+        ),
+        to_time(
+            MemberSpec::new("java/time/Instant", "now", "()Ljava/time/Instant;"),
+            "instantNow",
+        ),
+    ];
+    for (ty, stem) in NOW_TYPES {
+        let owner = format!("java/time/{ty}");
+        for params in ["", "Ljava/time/ZoneId;"] {
+            out.push(to_time(
+                MemberSpec::new(&owner, "now", &format!("({params})L{owner};")),
+                &format!("{stem}Now"),
+            ));
+        }
+    }
+    for params in [
+        "",
+        "Ljava/util/TimeZone;",
+        "Ljava/util/Locale;",
+        "Ljava/util/TimeZone;Ljava/util/Locale;",
+    ] {
+        out.push(to_time(
+            MemberSpec::new(
+                "java/util/Calendar",
+                "getInstance",
+                &format!("({params})Ljava/util/Calendar;"),
+            ),
+            "calendar",
+        ));
+    }
+    out
+}
+
+/// The stand-in of a static clock API, if it is one (for statements that call the API
+/// directly, which no class rewriting reaches).
+#[must_use]
+pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
+    redirects()
+        .into_iter()
+        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
+        .map(|r| r.to)
+}
+
+/// Rewrites every clock read of the class to the shifted clock; returns the number of
+/// instructions and method handles changed (0: the class is unchanged). Classes of the
+/// runtime package are refused.
+pub fn shift_clock(class: &mut ClassFile) -> Result<usize> {
+    let name = class.name()?.into_owned();
+    if name.starts_with(RUNTIME_PACKAGE)
+        && name.as_bytes().get(RUNTIME_PACKAGE.len()) == Some(&b'/')
+    {
+        return Err(Error::Rewrite(format!(
+            "{}: the ferrosuite runtime reads the real clock",
+            name.replace('/', ".")
+        )));
+    }
+    // Work on a copy: the class changes only when everything succeeded.
+    let mut out = class.clone();
+    let changed = redirect(&mut out, &redirects())? + new_date(&mut out, &name)?;
+    if changed > 0 {
+        *class = out;
+    }
+    Ok(changed)
+}
+
+/// [`shift_clock`] on class-file bytes: the rewritten bytes, or `None` when the class reads no
+/// clock (its bytes stay valid as they are).
+pub fn shift_clock_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
+    let mut class = ClassFile::parse(bytes)?;
+    if shift_clock(&mut class)? == 0 {
+        return Ok(None);
+    }
+    class.to_bytes().map(Some)
+}
+
+/// `invokespecial java/util/Date.<init>()V` → `invokestatic SystemTime.currentTimeMillis()J;
+/// invokespecial java/util/Date.<init>(J)V`.
+fn new_date(class: &mut ClassFile, name: &str) -> Result<usize> {
+    let cp = &class.constant_pool;
+    let mut sites: Vec<CpIndex> = Vec::new();
+    for (i, c) in cp.entries().iter().enumerate() {
+        if !matches!(c, Constant::Methodref { .. }) {
+            continue;
+        }
+        let index = CpIndex(i as u16);
+        let m = cp.member_ref(index)?;
+        if m.class == "java/util/Date" && m.name == "<init>" && m.descriptor == "()V" {
+            sites.push(index);
+        }
+    }
+    if sites.is_empty() {
+        return Ok(0);
+    }
+    let now = class
+        .constant_pool
+        .add_method_ref(TIME_CLASS, "currentTimeMillis", "()J", false)?;
+    let with_time =
+        class
+            .constant_pool
+            .add_method_ref("java/util/Date", "<init>", "(J)V", false)?;
+    let major = class.major_version;
+    let cp = &mut class.constant_pool;
+    let mut changed = 0;
+    for m in &mut class.methods {
+        let mname = cp.utf8(m.name)?.into_owned();
+        let mdesc = cp.utf8(m.descriptor)?.into_owned();
+        let is_static = m.is(access::STATIC);
+        let Some(code) = m.code_mut() else { continue };
+        let mut ed = CodeEditor::new(code).context_with(|| format!("{name}.{mname}{mdesc}"))?;
+        let mut here = 0;
+        for k in 0..ed.len() {
+            let Some((_, Insn::Cp { op: o, index })) = ed.insn(k) else {
+                continue;
+            };
+            if *o != op::INVOKESPECIAL || !sites.contains(index) {
+                continue;
+            }
+            ed.replace(
+                k,
+                vec![
+                    Insn::Cp {
+                        op: op::INVOKESTATIC,
+                        index: now,
+                    },
+                    Insn::Cp {
+                        op: op::INVOKESPECIAL,
+                        index: with_time,
+                    },
+                ],
+                2,
+            )?;
+            here += 1;
+        }
+        if here == 0 {
+            continue;
+        }
+        let initial = if code.stack_map().is_some() {
+            initial_frame(cp, name, &mname, &mdesc, is_static)?
+        } else {
+            crate::stackmap::FrameState::default()
+        };
+        *code = ed
+            .finish(code, &initial, major >= 51 || code.stack_map().is_some())
+            .context_with(|| format!("{name}.{mname}{mdesc}"))?;
+        changed += here;
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stand_in_has_the_descriptor_of_its_api() {
+        let all = redirects();
+        assert_eq!(all.len(), 6 + 2 * NOW_TYPES.len() + 4);
+        for r in &all {
+            assert!(r.check().is_ok(), "{r:?}");
+            assert_eq!(r.to.owner, TIME_CLASS);
+        }
+        let to = redirect_target(
+            "java/time/LocalDate",
+            "now",
+            "(Ljava/time/ZoneId;)Ljava/time/LocalDate;",
+        );
+        assert_eq!(to.map(|m| m.name), Some("localDateNow".to_string()));
+        assert!(
+            redirect_target(
+                "java/time/LocalDate",
+                "now",
+                "(Ljava/time/Clock;)Ljava/time/LocalDate;"
+            )
+            .is_none()
+        );
+    }
+}

@@ -1,0 +1,145 @@
+//! The clock shift (`instrument::clock`) on the fixtures and on the Debian subject jars:
+//! classes that read no clock stay byte-identical, the others name only the runtime's
+//! `SystemTime` afterwards, load and pass `-Xverify:all`, and a second shift changes nothing.
+
+use std::path::Path;
+
+use ferrosuite_bytecode::ClassFile;
+use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_bytecode::constant_pool::Constant;
+use ferrosuite_bytecode::instrument::clock::{
+    TIME_CLASS, redirects, shift_clock, shift_clock_bytes,
+};
+use ferrosuite_bytecode::instrument::runtime;
+
+use crate::java;
+
+/// The clock APIs a class still calls, as `owner.name descriptor`.
+fn clock_calls(c: &ClassFile) -> Vec<String> {
+    let apis = redirects();
+    let mut out = Vec::new();
+    for (i, k) in c.constant_pool.entries().iter().enumerate() {
+        if !matches!(
+            k,
+            Constant::Methodref { .. } | Constant::InterfaceMethodref { .. }
+        ) {
+            continue;
+        }
+        let m = c
+            .constant_pool
+            .member_ref(ferrosuite_bytecode::constant_pool::CpIndex(i as u16))
+            .unwrap();
+        if apis.iter().any(|r| {
+            r.from.owner == m.class && r.from.name == m.name && r.from.descriptor == m.descriptor
+        }) {
+            out.push(format!("{}.{} {}", m.class, m.name, m.descriptor));
+        }
+    }
+    out
+}
+
+/// Shifts every class of `classes` (name, bytes) into `out`; returns (classes, changed).
+fn shift_all(what: &str, classes: Vec<(String, Vec<u8>)>, out: &Path) -> (usize, usize) {
+    let (mut n, mut changed) = (0, 0);
+    for (name, bytes) in classes {
+        if name.ends_with("module-info") {
+            continue;
+        }
+        n += 1;
+        let mut c = ClassFile::parse(&bytes).unwrap();
+        let sites = shift_clock(&mut c).unwrap_or_else(|e| panic!("{what} {name}: {e}"));
+        let new = c.to_bytes().unwrap();
+        if sites == 0 {
+            assert_eq!(new, bytes, "{what} {name}: no clock read, but changed");
+            continue;
+        }
+        changed += 1;
+        // Constant-pool entries of the old APIs may stay, but no instruction uses them: the
+        // rewritten class has no clock call left to shift.
+        assert_eq!(
+            shift_clock_bytes(&new).unwrap(),
+            None,
+            "{what} {name}: not idempotent"
+        );
+        let p = out.join(format!("{name}.class"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, &new).unwrap();
+    }
+    for (name, bytes) in runtime::CLASSES {
+        let p = out.join(format!("{name}.class"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+    }
+    (n, changed)
+}
+
+#[test]
+fn the_fixture_reads_only_the_shifted_clock_and_verifies() {
+    let (j8, _) = java::fixtures();
+    let bytes = std::fs::read(j8.join("env/Clocks.class")).unwrap();
+    let before = ClassFile::parse(&bytes).unwrap();
+    assert!(
+        clock_calls(&before).len() >= 6,
+        "{:?}",
+        clock_calls(&before)
+    );
+    let mut c = before.clone();
+    // currentTimeMillis (2 call sites), Instant.now, Clock.systemUTC, LocalDate.now and
+    // LocalDate.now(ZoneId), Calendar.getInstance, LocalDateTime.now, the
+    // System::currentTimeMillis handle, and new Date() in the constructor.
+    let changed = shift_clock(&mut c).unwrap();
+    assert_eq!(changed, 10, "sites and handles rewritten");
+    let out = java::tmp("clock-fixture").join("out");
+    let _ = std::fs::remove_dir_all(&out);
+    let classes = vec![("env/Clocks".to_string(), bytes)];
+    assert_eq!(shift_all("fixture", classes, &out), (1, 1));
+    let shifted = ClassFile::parse(&std::fs::read(out.join("env/Clocks.class")).unwrap()).unwrap();
+    let names: Vec<String> = (0..shifted.constant_pool.entries().len())
+        .filter_map(|i| {
+            shifted
+                .constant_pool
+                .member_ref(ferrosuite_bytecode::constant_pool::CpIndex(i as u16))
+                .ok()
+                .map(|m| format!("{}.{}{}", m.class, m.name, m.descriptor))
+        })
+        .collect();
+    for want in [
+        format!("{TIME_CLASS}.currentTimeMillis()J"),
+        format!("{TIME_CLASS}.localDateNow()Ljava/time/LocalDate;"),
+        "java/util/Date.<init>(J)V".to_string(),
+    ] {
+        assert!(names.contains(&want), "{want} missing: {names:?}");
+    }
+    // The verifier loads the runtime classes the shifted class calls; it checks the others.
+    let (ok, n, text) = java::verify_all(&out, &[]);
+    assert_eq!((ok, n), (1, 1), "{text}");
+}
+
+#[test]
+fn subject_jars_shifted_verify_and_unmatched_stay_identical() {
+    let required = std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1");
+    for name in ["commons-lang3", "guava", "joda-time"] {
+        let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
+        if !jar.exists() {
+            assert!(!required, "{} is required", jar.display());
+            eprintln!("skipping {name}: {} not installed", jar.display());
+            continue;
+        }
+        let cp = ClassPath::parse(&jar.display().to_string()).unwrap();
+        let entry = &cp.entries()[0];
+        let classes: Vec<(String, Vec<u8>)> = entry
+            .class_names()
+            .unwrap()
+            .into_iter()
+            .filter_map(|c| entry.class_bytes(&c).unwrap().map(|b| (c, b)))
+            .collect();
+        let out = java::tmp(&format!("clock-{name}")).join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let (n, changed) = shift_all(name, classes, &out);
+        eprintln!("{name}: {n} classes, {changed} read the clock and were shifted");
+        assert!(changed > 0, "{name}: no class reads the clock?");
+        let (ok, total, text) = java::verify_all(&out, &[&jar]);
+        assert_eq!(ok, total, "{name}: {text}");
+        assert_eq!(total, changed, "{name}: {text}");
+    }
+}
