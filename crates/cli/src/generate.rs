@@ -28,6 +28,8 @@ pub struct Request {
     pub algorithm: Option<String>,
     pub criteria: Option<String>,
     pub junit: u8,
+    /// Test classes are named `<Class><test_suffix>`.
+    pub test_suffix: String,
     pub out: PathBuf,
     pub jobs: usize,
     pub workers: usize,
@@ -191,6 +193,18 @@ pub fn run(req: &Request) -> Result<ExitCode> {
         5 => JUnit::Five,
         n => bail!("--junit {n}: use 4 or 5"),
     };
+    if req.test_suffix.is_empty()
+        || !req
+            .test_suffix
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_')
+    {
+        bail!(
+            "--test-suffix {:?}: letters, digits and '_' only (the test class is <Class><suffix>)",
+            req.test_suffix
+        );
+    }
+    config.emit.class_suffix.clone_from(&req.test_suffix);
     let exe = std::env::current_exe().context("cannot locate the ferrosuite executable")?;
     config.worker = Some(WorkerProgram {
         program: exe,
@@ -203,7 +217,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
             let simple = c.rsplit('.').next().unwrap_or(c).replace('$', "_");
             let path = root
                 .join(c.rsplit_once('.').map_or("", |(p, _)| p).replace('.', "/"))
-                .join(format!("{simple}Test.java"));
+                .join(format!("{simple}{}.java", req.test_suffix));
             if path.exists() {
                 bail!(
                     "{} exists: pass --overwrite to replace it, or choose another --out",

@@ -206,6 +206,9 @@ enum Command {
         /// JUnit version of the emitted tests: 4 or 5.
         #[arg(long, default_value_t = 5)]
         junit: u8,
+        /// Name of each test class after the class under test's: <Class><SUFFIX>.
+        #[arg(long, default_value = "Test")]
+        test_suffix: String,
         /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java.
         #[arg(long, short = 'o', default_value = "ferrosuite-tests")]
         out: PathBuf,
@@ -468,6 +471,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             algorithm,
             criteria,
             junit,
+            test_suffix,
             out,
             jobs,
             workers,
@@ -486,6 +490,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             algorithm,
             criteria,
             junit,
+            test_suffix,
             out,
             jobs,
             workers,

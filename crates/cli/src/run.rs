@@ -228,6 +228,18 @@ fn observed_text(v: &Observed) -> String {
         }
         Observed::Enum { class, name } => format!("{class}.{name}"),
         Observed::Object { class } => format!("a {class}"),
-        Observed::Array { class, length } => format!("a {class} of length {length}"),
+        Observed::Array {
+            class,
+            length,
+            elements: None,
+        } => format!("a {class} of length {length}"),
+        Observed::Array {
+            class,
+            elements: Some(e),
+            ..
+        } => {
+            let items: Vec<String> = e.iter().map(observed_text).collect();
+            format!("a {class} {{{}}}", items.join(", "))
+        }
     }
 }

@@ -819,5 +819,48 @@ fn generate_reports_classes_without_tests_and_bad_arguments() {
         1,
         "no class of package",
     );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--class",
+            "examples.Stack",
+            "--test-suffix",
+            "Bad-Suffix",
+            "--out",
+            outs,
+        ],
+        1,
+        "--test-suffix",
+    );
     one_line(&["generate", "-c", cps], 2, "--class");
+}
+
+/// `--test-suffix` names the test class (and its file) `<Class><suffix>`.
+#[test]
+fn generate_names_test_classes_with_the_given_suffix() {
+    let cp = fixtures().join("java8");
+    let out = tmp("cli-generate-suffix");
+    let o = ferrosuite(&[
+        "generate",
+        "-c",
+        cp.to_str().unwrap(),
+        "--class",
+        "examples.Stack",
+        "--max-statements",
+        "10000",
+        "--test-suffix",
+        "GeneratedTest",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = out.join("src/test/java/examples/StackGeneratedTest.java");
+    let source = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        source.contains("public class StackGeneratedTest {"),
+        "{source}"
+    );
+    assert!(!out.join("src/test/java/examples/StackTest.java").exists());
 }

@@ -97,7 +97,7 @@ impl Default for Limits {
 }
 
 /// Whether an observed value can be written back as a Java literal or check.
-fn writable(o: &Observed) -> bool {
+pub(crate) fn writable(o: &Observed) -> bool {
     match o {
         Observed::String { text, truncated } => !*truncated && !shows_identity(text),
         _ => true,

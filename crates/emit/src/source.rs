@@ -63,8 +63,12 @@ pub enum JUnit {
 pub struct Config {
     /// JUnit version.
     pub junit: JUnit,
-    /// Simple name of the test class; `None`: the CUT's simple name + `Test`.
+    /// Simple name of the test class; `None`: the CUT's simple name + [`class_suffix`].
+    ///
+    /// [`class_suffix`]: Config::class_suffix
     pub class_name: Option<String>,
+    /// What follows the CUT's simple name in the test class's name (`Test`: `StackTest`).
+    pub class_suffix: String,
     /// Time limit of each test method (EvoSuite's default: 4 s).
     pub timeout: Duration,
     /// How many assertions to keep.
@@ -76,6 +80,7 @@ impl Default for Config {
         Config {
             junit: JUnit::Five,
             class_name: None,
+            class_suffix: "Test".into(),
             timeout: Duration::from_secs(4),
             limits: Limits::default(),
         }
@@ -252,7 +257,7 @@ pub fn emit_class(
     let class_name = config
         .class_name
         .clone()
-        .unwrap_or_else(|| format!("{}Test", nested.join("_")));
+        .unwrap_or_else(|| format!("{}{}", nested.join("_"), config.class_suffix));
     if !is_identifier(&class_name) {
         return Err(Error::Name(format!(
             "{class_name:?} is not a Java class name"
@@ -1232,12 +1237,83 @@ fn check_line(
             let c = enum_name(class)?;
             Some(eq(format!("{c}.{name}")))
         }
-        (Observed::Array { length, .. }, None) if matches!(ty, FieldType::Array(_)) => Some((
-            "assertEquals",
-            format!("assertEquals({length}, {expr}.length);"),
-        )),
+        (
+            Observed::Array {
+                class,
+                length,
+                elements,
+            },
+            None,
+        ) if matches!(ty, FieldType::Array(_)) => Some(
+            elements
+                .as_deref()
+                .and_then(|e| array_contents_line(class, e, expr, four))
+                .unwrap_or_else(|| {
+                    (
+                        "assertEquals",
+                        format!("assertEquals({length}, {expr}.length);"),
+                    )
+                }),
+        ),
         _ => None,
     }
+}
+
+/// `assertArrayEquals(new int[] {1, 2}, expr);` for the observed elements of an array of
+/// primitives or strings (runtime class `class`); `None` when an element cannot be written
+/// back exactly (a cut string, one showing an identity hash, a float that is not one).
+fn array_contents_line(
+    class: &str,
+    elements: &[Observed],
+    expr: &str,
+    four: bool,
+) -> Option<(&'static str, String)> {
+    let (component, delta) = match class {
+        "[Z" => ("boolean", ""),
+        "[B" => ("byte", ""),
+        "[C" => ("char", ""),
+        "[S" => ("short", ""),
+        "[I" => ("int", ""),
+        "[J" => ("long", ""),
+        // JUnit 4 compares float and double arrays within a delta only: 0 is exact (and
+        // NaN equals NaN there, as in JUnit 5).
+        "[F" => ("float", if four { ", 0.0F" } else { "" }),
+        "[D" => ("double", if four { ", 0.0" } else { "" }),
+        "[Ljava.lang.String;" => ("String", ""),
+        _ => return None,
+    };
+    let mut items = Vec::with_capacity(elements.len());
+    for e in elements {
+        items.push(match (component, e) {
+            ("boolean", Observed::Boolean(b)) => b.to_string(),
+            ("char", Observed::Char(c)) => Prim::Char(*c).java_literal(),
+            ("byte", Observed::Integer(v)) => format!("(byte) {v}"),
+            ("short", Observed::Integer(v)) => format!("(short) {v}"),
+            ("int", Observed::Integer(v)) => Prim::Int(i32::try_from(*v).ok()?).java_literal(),
+            ("long", Observed::Integer(v)) => Prim::Long(*v).java_literal(),
+            ("double", Observed::Floating(d)) => Prim::Double(*d).java_literal(),
+            ("float", Observed::Floating(d)) => {
+                #[allow(clippy::cast_possible_truncation)]
+                let f = d.0 as f32;
+                if f64::from(f).to_bits() != d.0.to_bits() && !d.0.is_nan() {
+                    return None;
+                }
+                Prim::Float(ferrosuite_testcase::statement::JFloat(f)).java_literal()
+            }
+            ("String", Observed::Null) => "null".into(),
+            ("String", s @ Observed::String { text, .. }) if crate::assertions::writable(s) => {
+                string_literal(text)
+            }
+            _ => return None,
+        });
+    }
+    Some((
+        "assertArrayEquals",
+        format!(
+            "assertArrayEquals(new {component}[] {{{}}}, {expr}{delta});",
+            items.join(", ")
+        ),
+    ))
 }
 
 #[cfg(test)]
@@ -1394,28 +1470,62 @@ mod tests {
             .unwrap(),
             "assertEquals(\"a\\\"b\\n\", v);"
         );
+        let ints = |elements: Option<Vec<Observed>>| Observed::Array {
+            class: "[I".into(),
+            length: 2,
+            elements,
+        };
+        let int_array = || FieldType::Array(Box::new(FieldType::Int));
         assert_eq!(
-            line(
-                Observed::Array {
-                    class: "[I".into(),
-                    length: 2
-                },
-                FieldType::Array(Box::new(FieldType::Int)),
-                false
-            )
-            .unwrap(),
+            line(ints(None), int_array(), false).unwrap(),
             "assertEquals(2, v.length);"
         );
+        let two = Some(vec![
+            Observed::Integer(-1),
+            Observed::Integer(i64::from(i32::MIN)),
+        ]);
         assert_eq!(
-            line(
-                Observed::Array {
-                    class: "[I".into(),
-                    length: 2
+            line(ints(two.clone()), int_array(), false).unwrap(),
+            "assertArrayEquals(new int[] {-1, Integer.MIN_VALUE}, v);"
+        );
+        assert_eq!(line(ints(two), o("java/lang/Object"), false), None);
+        let doubles = Observed::Array {
+            class: "[D".into(),
+            length: 2,
+            elements: Some(vec![
+                Observed::Floating(ferrosuite_testcase::statement::JDouble(f64::NAN)),
+                Observed::Floating(ferrosuite_testcase::statement::JDouble(-0.0)),
+            ]),
+        };
+        let double_array = FieldType::Array(Box::new(FieldType::Double));
+        assert_eq!(
+            line(doubles.clone(), double_array.clone(), true).unwrap(),
+            "assertArrayEquals(new double[] {Double.NaN, -0.0}, v, 0.0);"
+        );
+        assert_eq!(
+            line(doubles, double_array, false).unwrap(),
+            "assertArrayEquals(new double[] {Double.NaN, -0.0}, v);"
+        );
+        // A cut string cannot be written back: the length is asserted instead.
+        let strings = |truncated| Observed::Array {
+            class: "[Ljava.lang.String;".into(),
+            length: 2,
+            elements: Some(vec![
+                Observed::Null,
+                Observed::String {
+                    text: "x\"".into(),
+                    truncated,
                 },
-                o("java/lang/Object"),
-                false
-            ),
-            None
+            ]),
+        };
+        let string_array = || FieldType::Array(Box::new(o("java/lang/String")));
+        assert_eq!(
+            line(strings(false), string_array(), false).unwrap(),
+            "assertArrayEquals(new String[] {null, \"x\\\"\"}, v);"
+        );
+        assert_eq!(
+            line(strings(true), string_array(), false).unwrap(),
+            "assertEquals(2, v.length);"
         );
         assert_eq!(
             line(

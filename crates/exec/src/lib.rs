@@ -24,5 +24,6 @@ pub mod worker;
 pub use error::{Error, Result};
 pub use host::{Host, HostConfig, HostStats, MIN_CHUNK, Ready, WorkerProgram, locate_libjvm};
 pub use result::{
-    Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult, ThrowKind, Thrown,
+    MAX_ARRAY_ELEMENTS, Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult,
+    ThrowKind, Thrown,
 };

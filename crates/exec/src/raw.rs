@@ -12,7 +12,10 @@
 
 use std::ffi::CStr;
 
-use jni::sys::{self, JNIEnv, jboolean, jclass, jfieldID, jint, jmethodID, jobject, jsize, jvalue};
+use jni::sys::{
+    self, JNIEnv, jboolean, jbyte, jchar, jclass, jdouble, jfieldID, jfloat, jint, jlong,
+    jmethodID, jobject, jshort, jsize, jvalue,
+};
 
 /// The kind of a Java value at the JNI level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -600,6 +603,72 @@ impl Jni {
                 jni!(self, v1_1, SetObjectArrayElement, array, index, x);
             }
         }
+    }
+
+    /// One element of a primitive array (`kind` not Object/Void), as a `jvalue` of that kind;
+    /// the caller keeps `index` inside the array.
+    pub fn array_load(&self, array: jobject, kind: Kind, index: jsize) -> jvalue {
+        let mut v = null_value();
+        match kind {
+            Kind::Boolean => {
+                let mut x: jboolean = false;
+                jni!(
+                    self,
+                    v1_1,
+                    GetBooleanArrayRegion,
+                    array,
+                    index,
+                    1,
+                    &raw mut x
+                );
+                v.z = x;
+            }
+            Kind::Byte => {
+                let mut x: jbyte = 0;
+                jni!(self, v1_1, GetByteArrayRegion, array, index, 1, &raw mut x);
+                v.b = x;
+            }
+            Kind::Char => {
+                let mut x: jchar = 0;
+                jni!(self, v1_1, GetCharArrayRegion, array, index, 1, &raw mut x);
+                v.c = x;
+            }
+            Kind::Short => {
+                let mut x: jshort = 0;
+                jni!(self, v1_1, GetShortArrayRegion, array, index, 1, &raw mut x);
+                v.s = x;
+            }
+            Kind::Int => {
+                let mut x: jint = 0;
+                jni!(self, v1_1, GetIntArrayRegion, array, index, 1, &raw mut x);
+                v.i = x;
+            }
+            Kind::Long => {
+                let mut x: jlong = 0;
+                jni!(self, v1_1, GetLongArrayRegion, array, index, 1, &raw mut x);
+                v.j = x;
+            }
+            Kind::Float => {
+                let mut x: jfloat = 0.0;
+                jni!(self, v1_1, GetFloatArrayRegion, array, index, 1, &raw mut x);
+                v.f = x;
+            }
+            Kind::Double => {
+                let mut x: jdouble = 0.0;
+                jni!(
+                    self,
+                    v1_1,
+                    GetDoubleArrayRegion,
+                    array,
+                    index,
+                    1,
+                    &raw mut x
+                );
+                v.d = x;
+            }
+            Kind::Object | Kind::Void => {}
+        }
+        v
     }
 
     /// `GetObjectArrayElement`.

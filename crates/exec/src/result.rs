@@ -101,14 +101,22 @@ pub enum Observed {
         /// Binary name of the runtime class.
         class: String,
     },
-    /// An array with its length.
+    /// An array with its length, and its elements when they are values an assertion can
+    /// write (see [`MAX_ARRAY_ELEMENTS`]).
     Array {
         /// Binary name of the runtime class (`[I`).
         class: String,
         /// Length.
         length: u32,
+        /// The elements of an array of primitives or strings of at most
+        /// [`MAX_ARRAY_ELEMENTS`] elements (`null` elements of a `String[]` as
+        /// [`Observed::Null`]); `None` for other arrays.
+        elements: Option<Vec<Observed>>,
     },
 }
+
+/// Longest array whose elements are observed.
+pub const MAX_ARRAY_ELEMENTS: usize = 32;
 
 /// Longest string kept in an observation (UTF-16 units).
 pub const MAX_STRING: usize = 4096;

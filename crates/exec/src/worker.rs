@@ -47,8 +47,8 @@ use crate::protocol::{
 };
 use crate::raw::{self, Jni, Kind};
 use crate::result::{
-    MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult, ThrowKind,
-    Thrown,
+    MAX_ARRAY_ELEMENTS, MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot, Status,
+    TestResult, ThrowKind, Thrown,
 };
 
 /// Stack size of the executor thread (deep but finite recursion in the code under test must
@@ -1764,10 +1764,61 @@ impl<'a> Executor<'a> {
         }
         let class = self.class_name(r);
         if class.starts_with('[') {
-            let length = jni.array_length(r) as u32;
-            return Observed::Array { class, length };
+            let length = jni.array_length(r);
+            let elements = self.array_elements(r, &class, length);
+            return Observed::Array {
+                class,
+                length: length as u32,
+                elements,
+            };
         }
         Observed::Object { class }
+    }
+
+    /// The elements of an array of primitives or strings with at most
+    /// [`MAX_ARRAY_ELEMENTS`] elements.
+    fn array_elements(&self, r: jobject, class: &str, length: usize) -> Option<Vec<Observed>> {
+        let jni = self.jni;
+        if length > MAX_ARRAY_ELEMENTS {
+            return None;
+        }
+        let kind = match class {
+            "[Z" => Kind::Boolean,
+            "[B" => Kind::Byte,
+            "[C" => Kind::Char,
+            "[S" => Kind::Short,
+            "[I" => Kind::Int,
+            "[J" => Kind::Long,
+            "[F" => Kind::Float,
+            "[D" => Kind::Double,
+            "[Ljava.lang.String;" => Kind::Object,
+            _ => return None,
+        };
+        let mut out = Vec::with_capacity(length);
+        for i in 0..length {
+            let i = i as jsize;
+            out.push(match kind {
+                Kind::Object => {
+                    let e = jni.array_element(r, i);
+                    if e.is_null() {
+                        Observed::Null
+                    } else {
+                        let (text, truncated) = jni.read_string(e, MAX_STRING);
+                        jni.delete_local(e);
+                        Observed::String { text, truncated }
+                    }
+                }
+                Kind::Boolean => Observed::Boolean(raw::boolean(jni.array_load(r, kind, i))),
+                Kind::Char => Observed::Char(raw::character(jni.array_load(r, kind, i))),
+                Kind::Float | Kind::Double => Observed::Floating(JDouble(
+                    raw::floating(kind, jni.array_load(r, kind, i)).unwrap_or(f64::NAN),
+                )),
+                _ => {
+                    Observed::Integer(raw::integral(kind, jni.array_load(r, kind, i)).unwrap_or(0))
+                }
+            });
+        }
+        Some(out)
     }
 
     fn inspect(&mut self, r: jobject) -> Vec<(String, Observed)> {

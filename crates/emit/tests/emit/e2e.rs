@@ -165,6 +165,38 @@ fn tests() -> Vec<Test> {
             p(Prim::Int(2)),
             m("java/util/Arrays", "copyOf", "([II)[I", None, &[0, 4]),
         ]),
+        // Array contents: a String[] with an empty element, a char[] with a control
+        // character, a double[] with NaN and zeros, a boolean[].
+        Test::new(vec![
+            s("a,,b"),
+            s(","),
+            m(
+                "java/lang/String",
+                "split",
+                "(Ljava/lang/String;)[Ljava/lang/String;",
+                Some(0),
+                &[1],
+            ),
+            s("hi\n"),
+            m("java/lang/String", "toCharArray", "()[C", Some(3), &[]),
+            Statement::ArrayNew {
+                component: FieldType::Double,
+                length: 2,
+            },
+            p(Prim::Double(JDouble(f64::NAN))),
+            Statement::ArrayStore {
+                array: VarRef(5),
+                index: 0,
+                value: VarRef(6),
+            },
+            p(Prim::Int(3)),
+            m("java/util/Arrays", "copyOf", "([DI)[D", None, &[5, 8]),
+            Statement::ArrayNew {
+                component: FieldType::Boolean,
+                length: 1,
+            },
+            m("java/util/Arrays", "copyOf", "([ZI)[Z", None, &[10, 8]),
+        ]),
         // A nested class, an Object-typed result seen as a string, a static field, chars,
         // bytes and shorts.
         Test::new(vec![

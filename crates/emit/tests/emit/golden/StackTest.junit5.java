@@ -1,5 +1,6 @@
 package examples;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -96,7 +97,26 @@ public class StackTest {
         String string = Arrays.toString(intArray);
         assertEquals("[0, 7, 0]", string);
         int[] intArray2 = Arrays.copyOf(intArray, 2);
-        assertEquals(2, intArray2.length);
+        assertArrayEquals(new int[] {0, 7}, intArray2);
+    }
+
+    @Test
+    @Timeout(4)
+    public void copyOf2() throws Throwable {
+        String string = "a,,b";
+        String[] stringArray = string.split(",");
+        assertArrayEquals(new String[] {"a", "", "b"}, stringArray);
+        String string2 = "hi\n";
+        char[] charArray = string2.toCharArray();
+        assertArrayEquals(new char[] {'h', 'i', '\n'}, charArray);
+        double[] doubleArray = new double[2];
+        doubleArray[0] = Double.NaN;
+        int i = 3;
+        double[] doubleArray2 = Arrays.copyOf(doubleArray, i);
+        assertArrayEquals(new double[] {Double.NaN, 0.0, 0.0}, doubleArray2);
+        boolean[] booleanArray = new boolean[1];
+        boolean[] booleanArray2 = Arrays.copyOf(booleanArray, i);
+        assertArrayEquals(new boolean[] {false, false, false}, booleanArray2);
     }
 
     @Test
