@@ -28,8 +28,9 @@ pub struct Budget {
     pub time: Option<Duration>,
     /// Statements executed, counting every executed statement of every test run.
     pub statements: Option<u64>,
-    /// Fitness evaluations (one per suite for the whole-suite GA, one per test for the
-    /// test-level algorithms).
+    /// Fitness evaluations (one per suite for the whole-suite GA, one per test run for the
+    /// test-level algorithms: a MOSA/DynaMOSA parent kept from the last generation, whose
+    /// trace is cached, is not evaluated again).
     pub evaluations: Option<u64>,
 }
 

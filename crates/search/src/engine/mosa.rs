@@ -212,8 +212,12 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
         };
         let all: Vec<Member> = pop.iter().cloned().chain(offspring).collect();
         let refs: Vec<(TestId, &Test)> = all.iter().map(|t| (t.id, &*t.test)).collect();
+        // One fitness evaluation per test run: parents (and offspring equal to a parent)
+        // keep their cached traces and are not evaluated again.
+        let ran_before = run.eval.usage().tests;
         run.execute(&refs)?;
-        run.eval.usage_mut().evaluations += refs.len() as u64;
+        let ran = run.eval.usage().tests - ran_before;
+        run.eval.usage_mut().evaluations += ran;
         // New exception goals are covered by the test that found them; DynaMOSA activates
         // what newly covered goals control.
         let new_goals = run.eval.take_new_goals();
