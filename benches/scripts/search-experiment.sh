@@ -12,8 +12,12 @@
 #
 # Environment: BUDGET (seconds per run, 60), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
 # CLASSES (binary names; default the list below), OUT (default
-# benches/results/search-${BUDGET}s.jsonl), WORKERS (1). Runs one search at a time: the figures
-# are only meaningful on an otherwise idle machine.
+# benches/results/search-${BUDGET}s.jsonl), WORKERS (1), LANES (1). Runs one search at a time:
+# the figures are only meaningful on an otherwise idle machine. With LANES=N (at most the
+# number of cores), N searches run at once, lane k pinned to core k with `taskset` (search,
+# worker JVM and its threads on that one core) and taking every N-th run: every run, whatever
+# its algorithm, then has exactly one core for its budget. Each JSON line records the commit
+# (`git describe --always --dirty`) and the lanes it ran with.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -44,28 +48,42 @@ BENCH=target/release/search-bench
 mkdir -p "$(dirname "$OUT")"
 touch "$OUT"
 
-total=0; done_=0
+LANES=${LANES:-1}
+COMMIT=$(git describe --always --dirty 2>/dev/null || echo unknown)
+total=0
 for class in $CLASSES; do for a in $ALGORITHMS; do for ((s = FIRST_SEED; s < FIRST_SEED + SEEDS; s++)); do
     total=$((total + 1))
 done; done; done
-for class in $CLASSES; do
-    internal=${class//./\/}
-    for a in $ALGORITHMS; do
-        for ((s = FIRST_SEED; s < FIRST_SEED + SEEDS; s++)); do
-            done_=$((done_ + 1))
-            if grep -q "\"algorithm\":\"$a\",.*\"class\":\"$internal\",.*\"seed\":$s," "$OUT"; then
-                continue
-            fi
-            echo "[$done_/$total] $class $a seed $s (${BUDGET} s)" >&2
-            line=$("$BENCH" --cp "$CP" --class "$class" --algorithm "$a" --seeds 1 \
-                --first-seed "$s" --seconds "$BUDGET" --workers "$WORKERS" 2>/dev/null |
-                grep '^{' || true)
-            if [ -n "$line" ]; then
-                echo "$line" >> "$OUT"
-            else
-                echo "  no result for $class $a seed $s (skipped or failed; see search-bench)" >&2
-            fi
+
+# Lane $1 of $LANES: the runs whose index modulo LANES is $1.
+lane() {
+    local k=$1 i=0 pin=()
+    [ "$LANES" -gt 1 ] && pin=(taskset -c "$k")
+    for class in $CLASSES; do
+        internal=${class//./\/}
+        for a in $ALGORITHMS; do
+            for ((s = FIRST_SEED; s < FIRST_SEED + SEEDS; s++)); do
+                i=$((i + 1))
+                [ $(((i - 1) % LANES)) = "$k" ] || continue
+                if grep -q "\"algorithm\":\"$a\",.*\"class\":\"$internal\",.*\"seed\":$s," "$OUT"; then
+                    continue
+                fi
+                echo "[$i/$total, lane $k] $class $a seed $s (${BUDGET} s)" >&2
+                line=$("${pin[@]}" "$BENCH" --cp "$CP" --class "$class" --algorithm "$a" --seeds 1 \
+                    --first-seed "$s" --seconds "$BUDGET" --workers "$WORKERS" 2>/dev/null |
+                    grep '^{' || true)
+                if [ -n "$line" ]; then
+                    # One write per line: lanes append to the same file.
+                    printf '%s\n' "${line%\}},\"commit\":\"$COMMIT\",\"lanes\":$LANES}" >> "$OUT"
+                else
+                    echo "  no result for $class $a seed $s (skipped or failed; see search-bench)" >&2
+                fi
+            done
         done
     done
+}
+for ((k = 0; k < LANES; k++)); do
+    lane "$k" &
 done
+wait
 target/release/search-stats "$OUT"

@@ -8,8 +8,11 @@
 //! bookkeeping). A JSON line per run follows the text line.
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
-//! [--seconds S | --statements N] [--workers W] [--timeout-ms T]` (seeds K..K+N, K = 0 by
-//! default; needs `ferrosuite-worker` built: `cargo build --release -p ferrosuite-exec`).
+//! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]`
+//! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
+//! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
+//! comes from the values observed at run time (0: never, the pool switched off); such runs
+//! carry a `variant` in their JSON line.
 //! Classes are internal or binary names. `benches/scripts/search-experiment.sh` runs the
 //! comparison experiment with it, and `search-stats` summarises the JSON lines.
 // A measurement script: a bad argument or a failed start ends it with a message.
@@ -47,6 +50,21 @@ struct Args {
     budget: Budget,
     workers: usize,
     timeout: Duration,
+    observed_share: Option<f64>,
+}
+
+/// The search's configuration: the defaults, with `--observed-share` if given.
+fn search_config(a: &Args) -> Config {
+    let mut c = Config::default();
+    if let Some(s) = a.observed_share {
+        c.observed_share = s;
+        if s <= 0.0 {
+            // The factory falls back to the pool for a kind without constants: an empty
+            // pool makes 0 mean "constants only".
+            c.observed_pool_capacity = 0;
+        }
+    }
+    c
 }
 
 fn args() -> Args {
@@ -59,6 +77,7 @@ fn args() -> Args {
         budget: Budget::time(Duration::from_secs(10)),
         workers: 1,
         timeout: Duration::from_secs(3),
+        observed_share: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -73,6 +92,7 @@ fn args() -> Args {
             "--statements" => a.budget = Budget::statements(v.parse().unwrap()),
             "--workers" => a.workers = v.parse().unwrap(),
             "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
+            "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
             _ => panic!("unknown flag {flag}"),
         }
     }
@@ -120,7 +140,7 @@ fn main() {
                     cp.load(class).ok().as_deref(),
                 )
                 .unwrap();
-                let mut factory = match Factory::new(&cluster, constants.clone(), Config::default())
+                let mut factory = match Factory::new(&cluster, constants.clone(), search_config(&a))
                 {
                     Ok(f) => f,
                     Err(e) => {
@@ -185,18 +205,20 @@ fn main() {
                     100.0 * jvm_share,
                     100.0 * outside,
                 );
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "class": class, "algorithm": algorithm.name(), "seed": seed,
-                        "branches": branch.len(), "branches_covered": covered_branches,
-                        "branch_coverage": branch_cov, "goals": r.goals,
-                        "goals_covered": r.covered.len(), "tests": r.tests.len(),
-                        "statements_executed": r.usage.statements, "seconds": secs,
-                        "statements_per_second": sps, "workers_busy": jvm_share,
-                        "outside_host": outside, "generations": r.usage.generations,
-                    })
-                );
+                let mut line = serde_json::json!({
+                    "class": class, "algorithm": algorithm.name(), "seed": seed,
+                    "branches": branch.len(), "branches_covered": covered_branches,
+                    "branch_coverage": branch_cov, "goals": r.goals,
+                    "goals_covered": r.covered.len(), "tests": r.tests.len(),
+                    "statements_executed": r.usage.statements, "seconds": secs,
+                    "statements_per_second": sps, "workers_busy": jvm_share,
+                    "outside_host": outside, "generations": r.usage.generations,
+                });
+                if let Some(share) = a.observed_share {
+                    // search-stats treats a run with a variant as an algorithm of its own.
+                    line["variant"] = serde_json::json!(format!("observed-share={share}"));
+                }
+                println!("{line}");
             }
         }
     }

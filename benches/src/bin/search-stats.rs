@@ -4,7 +4,10 @@
 //! 1. median branch coverage per class and algorithm (with the number of runs);
 //! 2. the whole-suite paper's comparison, whole-suite against single-target, per class:
 //!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value;
-//! 3. per algorithm: median statements executed per second and median share of wall time spent
+//! 3. each variant of an algorithm (a run with a non-default parameter, e.g.
+//!    `search-bench --observed-share 0`, labelled `dynamosa (observed-share=0)`) against the
+//!    algorithm itself, the same way;
+//! 4. per algorithm: median statements executed per second and median share of wall time spent
 //!    outside the execution host.
 //!
 //! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
@@ -43,9 +46,14 @@ fn read(paths: &[String]) -> Vec<Run> {
             };
             let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
             let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+            // A run with a non-default parameter (`"variant"`) counts as its own algorithm.
+            let algorithm = match v["variant"].as_str() {
+                Some(variant) => format!("{} ({variant})", s("algorithm")),
+                None => s("algorithm"),
+            };
             let run = Run {
                 class: s("class"),
-                algorithm: s("algorithm"),
+                algorithm,
                 seed: v["seed"].as_u64().unwrap_or_default(),
                 coverage: f("branch_coverage"),
                 sps: f("statements_per_second"),
@@ -132,40 +140,14 @@ fn main() {
 
     let (ws, st) = ("whole-suite", "single-target");
     if algorithms.iter().any(|a| a == ws) && algorithms.iter().any(|a| a == st) {
-        println!(
-            "Whole-suite against single-target (Â12 > 0.5: whole-suite covers more; p: two-sided Mann–Whitney U):\n"
-        );
-        println!("| class | whole-suite | single-target | Â12 | p |");
-        println!("|---|---:|---:|---:|---:|");
-        let (mut better, mut worse, mut sum, mut count) = (0, 0, 0.0, 0);
-        for c in &classes {
-            let a = values(c, ws, &|r| r.coverage);
-            let b = values(c, st, &|r| r.coverage);
-            if a.is_empty() || b.is_empty() {
-                continue;
+        compare(&runs, &classes, ws, st);
+    }
+    // A variant of an algorithm (`search-bench --observed-share`) against the algorithm itself.
+    for a in &algorithms {
+        if let Some((base, _)) = a.split_once(" (") {
+            if algorithms.iter().any(|b| b == base) {
+                compare(&runs, &classes, base, a);
             }
-            let (e, p) = (a12(&a, &b), mann_whitney_p(&a, &b));
-            sum += e;
-            count += 1;
-            if p < 0.05 && e > 0.5 {
-                better += 1;
-            } else if p < 0.05 && e < 0.5 {
-                worse += 1;
-            }
-            let mark = if p < 0.05 { " *" } else { "" };
-            println!(
-                "| {} | {} | {} | {e:.2} | {p:.3}{mark} |",
-                short(c),
-                pct(median(&a)),
-                pct(median(&b))
-            );
-        }
-        if count > 0 {
-            println!(
-                "\n{count} classes: mean Â12 {:.2}; whole-suite significantly better (p < 0.05) on {better}, worse on {worse}, no significant difference on {}.\n",
-                sum / f64::from(count),
-                count - better - worse
-            );
         }
     }
 
@@ -181,6 +163,50 @@ fn main() {
             rs.len(),
             median(&sps).unwrap_or(f64::NAN),
             pct(median(&out))
+        );
+    }
+}
+
+/// Algorithm `a` against `b`, class by class: medians, Vargha–Delaney Â12 and the two-sided
+/// Mann–Whitney p-value, then a count of significant differences.
+fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
+    let values = |class: &str, algorithm: &str| -> Vec<f64> {
+        runs.iter()
+            .filter(|r| r.class == class && r.algorithm == algorithm)
+            .map(|r| r.coverage)
+            .collect()
+    };
+    println!("{a} against {b} (Â12 > 0.5: {a} covers more; p: two-sided Mann–Whitney U):\n");
+    println!("| class | {a} | {b} | Â12 | p |");
+    println!("|---|---:|---:|---:|---:|");
+    let (mut better, mut worse, mut sum, mut count) = (0, 0, 0.0, 0);
+    for c in classes {
+        let first = values(c, a);
+        let second = values(c, b);
+        if first.is_empty() || second.is_empty() {
+            continue;
+        }
+        let (e, p) = (a12(&first, &second), mann_whitney_p(&first, &second));
+        sum += e;
+        count += 1;
+        if p < 0.05 && e > 0.5 {
+            better += 1;
+        } else if p < 0.05 && e < 0.5 {
+            worse += 1;
+        }
+        let mark = if p < 0.05 { " *" } else { "" };
+        println!(
+            "| {} | {} | {} | {e:.2} | {p:.3}{mark} |",
+            short(c),
+            pct(median(&first)),
+            pct(median(&second))
+        );
+    }
+    if count > 0 {
+        println!(
+            "\n{count} classes: mean Â12 {:.2}; {a} significantly better (p < 0.05) on {better}, worse on {worse}, no significant difference on {}.\n",
+            sum / f64::from(count),
+            count - better - worse
         );
     }
 }

@@ -477,6 +477,28 @@ impl Jni {
         (String::from_utf16_lossy(&buf), take < len)
     }
 
+    /// The whole string if it has at most `max` UTF-16 units and is valid UTF-16 (no lone
+    /// surrogate: a Rust `String` cannot hold one, and a lossy copy would be another string).
+    pub fn read_string_exact(&self, s: jobject, max: usize) -> Option<String> {
+        let len = usize::try_from(jni!(self, v1_1, GetStringLength, s)).ok()?;
+        if len > max {
+            return None;
+        }
+        let mut buf = vec![0u16; len];
+        if len > 0 {
+            jni!(
+                self,
+                v1_2,
+                GetStringRegion,
+                s,
+                0,
+                len as jsize,
+                buf.as_mut_ptr()
+            );
+        }
+        String::from_utf16(&buf).ok()
+    }
+
     /// `GetArrayLength`.
     pub fn array_length(&self, array: jobject) -> usize {
         usize::try_from(jni!(self, v1_1, GetArrayLength, array)).unwrap_or(0)
@@ -716,6 +738,22 @@ impl Jni {
                 self,
                 v1_1,
                 GetIntArrayRegion,
+                array,
+                start as jsize,
+                out.len() as jsize,
+                out.as_mut_ptr()
+            );
+        }
+    }
+
+    /// `out.len()` elements of a `long[]` from index `start` (the caller keeps the range
+    /// inside the array).
+    pub fn read_longs(&self, array: jobject, start: usize, out: &mut [i64]) {
+        if !out.is_empty() {
+            jni!(
+                self,
+                v1_1,
+                GetLongArrayRegion,
                 array,
                 start as jsize,
                 out.len() as jsize,

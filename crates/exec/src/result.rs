@@ -1,7 +1,7 @@
 //! What executing a test yields: per-statement outcomes, observations for assertions, probe
 //! data, and how the test ended.
 
-use ferrosuite_testcase::statement::JDouble;
+use ferrosuite_testcase::statement::{JDouble, Prim};
 use serde::{Deserialize, Serialize};
 
 /// How a test ended.
@@ -145,6 +145,12 @@ pub struct ProbeSnapshot {
     pub loops: Vec<(u32, u32)>,
     /// Class ids whose static fields were written (and were then reset).
     pub statics_written: Vec<u32>,
+    /// Values the code under test compared: operands of `int` (also `byte`/`short`/`char`/
+    /// `boolean`), `long`, `float`/`double` (as `Double`) and String comparisons, grouped by
+    /// kind in that order, each kind in the order recorded; at most 32 `int`s, 8 `long`s, 8
+    /// doubles and 16 distinct strings per test (strings of at most 256 UTF-16 units): seeds
+    /// for later tests.
+    pub compared: Vec<Prim>,
 }
 
 impl ProbeSnapshot {

@@ -390,6 +390,9 @@ fn cstring(s: &str) -> CString {
     CString::new(s.replace('\0', "")).unwrap_or_default()
 }
 
+/// Longest compared string reported (UTF-16 units); longer ones are not seeds.
+const MAX_COMPARED_STRING: usize = 256;
+
 /// Cached classes and member ids of the runtime and the JDK.
 #[allow(clippy::struct_field_names)]
 struct Ids {
@@ -405,6 +408,8 @@ struct Ids {
     f_methods: jfieldID,
     f_loops: jfieldID,
     f_statics: jfieldID,
+    /// `Probe.seen*` buffers and counts (int, long, double, String).
+    f_seen: [(jfieldID, jfieldID); 4],
     host: jclass,
     host_threads: jmethodID,
     host_stop_threads: jmethodID,
@@ -742,6 +747,24 @@ impl<'a> Executor<'a> {
             f_methods: Self::fid(jni, probe, "methodHits", "[I")?,
             f_loops: Self::fid(jni, probe, "loopCounts", "[I")?,
             f_statics: Self::fid(jni, probe, "staticWritten", "[Z")?,
+            f_seen: [
+                (
+                    Self::fid(jni, probe, "seenInts", "[I")?,
+                    Self::fid(jni, probe, "seenIntCount", "I")?,
+                ),
+                (
+                    Self::fid(jni, probe, "seenLongs", "[J")?,
+                    Self::fid(jni, probe, "seenLongCount", "I")?,
+                ),
+                (
+                    Self::fid(jni, probe, "seenDoubles", "[D")?,
+                    Self::fid(jni, probe, "seenDoubleCount", "I")?,
+                ),
+                (
+                    Self::fid(jni, probe, "seenStrings", "[Ljava/lang/String;")?,
+                    Self::fid(jni, probe, "seenStringCount", "I")?,
+                ),
+            ],
             host,
             host_threads: Self::mid(jni, host, "threads", "()[Ljava/lang/Thread;", true)?,
             host_stop_threads: Self::mid(
@@ -1921,6 +1944,61 @@ impl<'a> Executor<'a> {
 
     // ---- probes and statics ---------------------------------------------------------------
 
+    /// The values the test compared (`Probe.seen*`), grouped by kind: `int`s, `long`s,
+    /// doubles (`float` operands widened), then strings; each in the order recorded (the
+    /// runtime skips a number equal to the one just recorded and a string already recorded).
+    /// Null, over-long (> [`MAX_COMPARED_STRING`] units) and malformed (lone surrogate)
+    /// strings are left out.
+    fn read_compared(&self) -> Vec<Prim> {
+        let jni = self.jni;
+        let mut out = Vec::new();
+        for (k, (f_buf, f_count)) in self.ids.f_seen.iter().enumerate() {
+            let n = raw::integral(
+                Kind::Int,
+                jni.get_field(self.ids.probe, *f_count, Kind::Int, true),
+            )
+            .unwrap_or(0);
+            if n <= 0 {
+                continue;
+            }
+            let buf = raw::reference(jni.get_field(self.ids.probe, *f_buf, Kind::Object, true));
+            if buf.is_null() {
+                continue;
+            }
+            let n = (n as usize).min(jni.array_length(buf));
+            match k {
+                0 => {
+                    let mut v = vec![0i32; n];
+                    jni.read_ints(buf, 0, &mut v);
+                    out.extend(v.into_iter().map(Prim::Int));
+                }
+                1 => {
+                    let mut v = vec![0i64; n];
+                    jni.read_longs(buf, 0, &mut v);
+                    out.extend(v.into_iter().map(Prim::Long));
+                }
+                2 => {
+                    let mut v = vec![0f64; n];
+                    jni.read_doubles(buf, 0, &mut v);
+                    out.extend(v.into_iter().map(|d| Prim::Double(JDouble(d))));
+                }
+                _ => {
+                    for i in 0..n {
+                        let e = jni.array_element(buf, i as jsize);
+                        if e.is_null() {
+                            continue;
+                        }
+                        let text = jni.read_string_exact(e, MAX_COMPARED_STRING);
+                        jni.delete_local(e);
+                        out.extend(text.map(Prim::String));
+                    }
+                }
+            }
+            jni.delete_local(buf);
+        }
+        out
+    }
+
     /// Reads the probe data of the test that just ran and clears what it read.
     ///
     /// A probe only fires inside its method, so only the ranges (see [`MethodRanges`]) of the
@@ -1933,7 +2011,10 @@ impl<'a> Executor<'a> {
         let jni = self.jni;
         let sizes = self.setup.sizes;
         let ranged = !self.setup.method_ranges.is_empty();
-        let mut snap = ProbeSnapshot::default();
+        let mut snap = ProbeSnapshot {
+            compared: self.read_compared(),
+            ..ProbeSnapshot::default()
+        };
         let arr =
             |f: jfieldID| raw::reference(jni.get_field(self.ids.probe, f, Kind::Object, true));
         let methods = arr(self.ids.f_methods);

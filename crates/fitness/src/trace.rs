@@ -481,6 +481,7 @@ mod tests {
             methods: vec![(4, 2)],
             loops: vec![(0, 10)],
             statics_written: vec![1],
+            compared: vec![],
         };
         let t = Trace::from_probes(&snap);
         assert_eq!(t.branch(BranchSlot(5)), (1, 0.0));

@@ -109,10 +109,15 @@ impl<T: Eq + Hash + Clone> Bounded<T> {
     }
 }
 
-/// Values seen while executing tests (return values, field values, strings the code compared
-/// with), fed by the search so that later value generation can reuse them — EvoSuite's
-/// "dynamic pool". Per kind, deduplicated, at most `capacity` values, the oldest dropped first
-/// (insertion order, so the pool is deterministic).
+/// Values seen while executing tests, fed by the search so that later value generation can
+/// reuse them — the whole-suite paper's values "observed at run time", EvoSuite's "dynamic
+/// pool". The engine feeds it after every batch with the values the code under test compared
+/// (the probes record the operands of `int`, `long`, `float`/`double` and String comparisons),
+/// except those the test wrote itself and the harvested constants (seeds already): what is
+/// left is what only execution shows, values the code computed (`if (s.equals(key()))` gives
+/// `key()`'s result, which no constant pool holds). Per kind, deduplicated, at most `capacity`
+/// values, the oldest dropped first (insertion order, so the pool is deterministic); a
+/// capacity of 0 keeps nothing (constants only).
 ///
 /// ```
 /// use ferrosuite_search::ObservedPool;

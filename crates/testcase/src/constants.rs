@@ -70,6 +70,25 @@ pub struct Constants {
 }
 
 impl Constants {
+    /// Whether `value` is one of the constants (an `int` among the `int`s, a `long` among the
+    /// `long`s, …; `byte`, `short`, `char` and `boolean` values among the `int`s). The kinds
+    /// must be sorted and distinct, as [`harvest`] and [`Constants::merge`] leave them (a
+    /// hand-built value: call [`Constants::normalize`] first).
+    #[must_use]
+    pub fn contains(&self, value: &Prim) -> bool {
+        match value {
+            Prim::Boolean(b) => self.ints.binary_search(&i32::from(*b)).is_ok(),
+            Prim::Byte(b) => self.ints.binary_search(&i32::from(*b)).is_ok(),
+            Prim::Short(v) => self.ints.binary_search(&i32::from(*v)).is_ok(),
+            Prim::Char(c) => self.ints.binary_search(&i32::from(*c)).is_ok(),
+            Prim::Int(i) => self.ints.binary_search(i).is_ok(),
+            Prim::Long(l) => self.longs.binary_search(l).is_ok(),
+            Prim::Float(f) => self.floats.contains(f),
+            Prim::Double(d) => self.doubles.contains(d),
+            Prim::String(t) => self.strings.binary_search(t).is_ok(),
+        }
+    }
+
     /// Number of constants (all kinds).
     #[must_use]
     pub fn len(&self) -> usize {
@@ -110,7 +129,9 @@ impl Constants {
         out
     }
 
-    fn normalize(&mut self) {
+    /// Sorts each kind and removes duplicates (floating values compared bitwise), as
+    /// [`Constants::contains`] needs.
+    pub fn normalize(&mut self) {
         self.ints.sort_unstable();
         self.ints.dedup();
         self.longs.sort_unstable();
@@ -251,6 +272,25 @@ pub fn harvest_nested(cp: &ClassPath, class: &str) -> Result<Constants> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contains_looks_in_the_kind_of_the_value() {
+        let mut c = Constants {
+            ints: vec![99, 7, 120],
+            longs: vec![5],
+            doubles: vec![JDouble(-0.0)],
+            strings: vec!["b".into(), "a".into()],
+            ..Constants::default()
+        };
+        c.normalize();
+        assert!(c.contains(&Prim::Int(7)) && c.contains(&Prim::Char(u16::from(b'x'))));
+        assert!(c.contains(&Prim::Long(5)) && !c.contains(&Prim::Long(7)));
+        assert!(
+            c.contains(&Prim::Double(JDouble(-0.0))) && !c.contains(&Prim::Double(JDouble(0.0)))
+        );
+        assert!(c.contains(&Prim::String("a".into())) && !c.contains(&Prim::String("c".into())));
+        assert!(!c.contains(&Prim::Int(5)));
+    }
 
     #[test]
     fn merge_keeps_kinds_sorted_and_distinct_floats_bitwise() {

@@ -20,6 +20,11 @@
 //! graded distance (edit distance, character distance) and leaves it for the branch probe of an
 //! `ifeq`/`ifne` that directly consumes the boolean (`branchBool`).
 //!
+//! The runtime behind `branch2`, the comparison replacements and the string probes also keeps
+//! the first operands each test compares (`Probe.seen*`: 32 `int`s, 8 `long`s, 8 floating
+//! values, 16 distinct strings): the execution host reports them and the search seeds value
+//! generation with them. This needs no code of its own in the instrumented method.
+//!
 //! The static reset adds `__ferrosuite_reset()V`: default values for the class's static fields,
 //! then a copy of the original `<clinit>`. Static finals assigned there are made non-final (the
 //! JVM forbids `putstatic` on finals outside `<clinit>`); compile-time constants,

@@ -1,4 +1,5 @@
 use ferrosuite_exec::{Observed, Outcome, Status};
+use ferrosuite_testcase::statement::{JDouble, JFloat};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
 use crate::fixture_host;
@@ -137,4 +138,121 @@ fn a_getter_that_changes_the_object_is_not_an_inspector() {
         assert_eq!(r.observations[1].value, Some(Observed::Integer(0)));
     }
     assert_eq!(rs[0].without_timing(), rs[1].without_timing());
+}
+
+/// The values the code under test compared come back with the probe data: the operands of an
+/// `int` comparison and of `String.equals`, including the ones the class computed itself.
+#[test]
+fn compared_values_come_back_with_the_probes() {
+    let mut host = fixture_host(&["seeding/Secret"]);
+    let t = Test::new(vec![
+        Statement::string("guess"),
+        Statement::method(
+            "seeding/Secret",
+            "open",
+            "(Ljava/lang/String;)Z",
+            None,
+            vec![VarRef(0)],
+        ),
+        Statement::Primitive(Prim::Int(5)),
+        Statement::method("seeding/Secret", "unlock", "(I)Z", None, vec![VarRef(2)]),
+    ]);
+    let r = &host.run(&[t], false).unwrap()[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    let c = &r.probes.compared;
+    for want in [
+        Prim::String("wordssap".into()),
+        Prim::String("guess".into()),
+        Prim::Int(5),
+        Prim::Int(7_000_032),
+    ] {
+        assert!(c.contains(&want), "{want:?} not in {c:?}");
+    }
+}
+
+/// Operands of `long`, `double` and `float` comparisons come back (floats widened); a loop
+/// fills the `int` buffer to its 32 values and no further; a string longer than 256 units and
+/// one with a lone surrogate are left out; and a test that compares nothing, run next in the
+/// same worker, gets nothing (the buffers are cleared between tests).
+#[test]
+fn compared_values_of_every_kind_and_their_limits() {
+    let mut host = fixture_host(&["seeding/Operands"]);
+    let op = "seeding/Operands";
+    let call = |name: &str, desc: &str, arg: u32| {
+        Statement::method(op, name, desc, None, vec![VarRef(arg)])
+    };
+    let numbers = Test::new(vec![
+        Statement::Primitive(Prim::Long(5)),
+        call("late", "(J)Z", 0),
+        Statement::Primitive(Prim::Double(JDouble(0.25))),
+        call("below", "(D)Z", 2),
+        Statement::Primitive(Prim::Float(JFloat(0.75))),
+        call("small", "(F)Z", 4),
+    ]);
+    let looping = Test::new(vec![
+        Statement::Primitive(Prim::Int(100)),
+        call("count", "(I)I", 0),
+    ]);
+    let strings = Test::new(vec![
+        Statement::string("guess"),
+        call("named", "(Ljava/lang/String;)Z", 0),
+    ]);
+    let quiet = Test::new(vec![Statement::method(op, "nothing", "()I", None, vec![])]);
+    // Twice each way: fresh buffers whatever ran before.
+    let tests = [
+        numbers,
+        looping,
+        strings.clone(),
+        quiet.clone(),
+        strings,
+        quiet,
+    ];
+    let rs = host.run(&tests, false).unwrap();
+    for r in &rs {
+        assert_eq!(r.status, Status::Completed, "{r:?}");
+    }
+    let c = &rs[0].probes.compared;
+    for want in [
+        Prim::Long(5),
+        Prim::Long(1_700_000_000_124),
+        Prim::Double(JDouble(0.25)),
+        Prim::Double(JDouble(2f64.sqrt())),
+        Prim::Double(JDouble(0.75)),
+        Prim::Double(JDouble(0.5)),
+    ] {
+        assert!(c.contains(&want), "{want:?} not in {c:?}");
+    }
+    let ints: Vec<&Prim> = rs[1].probes.compared.iter().collect();
+    assert_eq!(ints.len(), 32, "{ints:?}");
+    assert_eq!(
+        ints[..4],
+        [
+            &Prim::Int(0),
+            &Prim::Int(100),
+            &Prim::Int(1),
+            &Prim::Int(100)
+        ]
+    );
+    for r in [&rs[2], &rs[4]] {
+        let c = &r.probes.compared;
+        assert!(c.contains(&Prim::String("guess".into())), "{c:?}");
+        assert!(c.contains(&Prim::String("known".into())), "{c:?}");
+        assert!(
+            c.iter().all(|v| match v {
+                Prim::String(s) => s.len() <= 256 && !s.contains('\u{fffd}'),
+                _ => true,
+            }),
+            "{c:?}"
+        );
+    }
+    assert!(
+        rs[3].probes.compared.is_empty(),
+        "{:?}",
+        rs[3].probes.compared
+    );
+    assert!(
+        rs[5].probes.compared.is_empty(),
+        "{:?}",
+        rs[5].probes.compared
+    );
 }

@@ -7,8 +7,9 @@
 //! over its workers.
 //!
 //! It also keeps the books: statements executed, tests executed, fitness evaluations, the wall
-//! time spent inside the host (the rest is search, fitness and bookkeeping), and the exception
-//! goals discovered at run time.
+//! time spent inside the host (the rest is search, fitness and bookkeeping), the exception
+//! goals discovered at run time, and the values the code under test compared (the operands
+//! the probes saw), which the search feeds to the factory's observed pool.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use ferrosuite_exec::Host;
 use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
-use ferrosuite_testcase::Test;
+use ferrosuite_testcase::statement::{JDouble, Prim};
+use ferrosuite_testcase::{Statement, Test};
 
 use super::budget::{Budget, Usage};
 use crate::error::Result;
@@ -44,6 +46,8 @@ pub struct Evaluator<'h> {
     in_fitness: Duration,
     in_traces: Duration,
     new_goals: Vec<GoalId>,
+    /// Values the tests compared since the last [`take_compared`](Self::take_compared).
+    compared: Vec<Prim>,
     frozen: bool,
     after_deadline: Option<Instant>,
 }
@@ -66,6 +70,7 @@ impl<'h> Evaluator<'h> {
             in_fitness: Duration::ZERO,
             in_traces: Duration::ZERO,
             new_goals: Vec::new(),
+            compared: Vec::new(),
             frozen: false,
             after_deadline: None,
         }
@@ -179,11 +184,32 @@ impl<'h> Evaluator<'h> {
                 size = SLICE_WHEN_SLOW;
             }
             let t1 = Instant::now();
-            for ((id, test), result) in slice.iter().zip(&results) {
+            for ((id, test), mut result) in slice.iter().zip(results) {
                 self.usage.statements += u64::from(result.executed);
                 self.usage.tests += 1;
                 self.usage.test_micros += result.micros;
-                let trace = Trace::from_result(&self.goals, test, result);
+                if !self.frozen && !result.probes.compared.is_empty() {
+                    // The test's own inputs come back among the operands: only the values it
+                    // did not write itself are news (a constant or a value the code computed).
+                    // (Array lengths are inputs too.)
+                    let inputs: Vec<Prim> = test
+                        .statements
+                        .iter()
+                        .filter_map(|s| match s {
+                            Statement::Primitive(p) => Some(as_operand(p)),
+                            Statement::ArrayNew { length, .. } => {
+                                i32::try_from(*length).ok().map(Prim::Int)
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    self.compared.extend(
+                        std::mem::take(&mut result.probes.compared)
+                            .into_iter()
+                            .filter(|v| !inputs.contains(v)),
+                    );
+                }
+                let trace = Trace::from_result(&self.goals, test, &result);
                 if !self.frozen {
                     self.new_goals
                         .extend(self.goals.register_exceptions(&trace));
@@ -220,6 +246,13 @@ impl<'h> Evaluator<'h> {
         std::mem::take(&mut self.new_goals)
     }
 
+    /// The values the code under test compared in the tests run since the last call (in
+    /// test order; without the values each test wrote itself; none once the goals are
+    /// frozen): seeds for the factory's observed pool.
+    pub fn take_compared(&mut self) -> Vec<Prim> {
+        std::mem::take(&mut self.compared)
+    }
+
     /// Whole-suite fitness of the tests with these ids (each must have run), class
     /// initialisation included; counts one fitness evaluation.
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
@@ -250,5 +283,18 @@ impl<'h> Evaluator<'h> {
     /// Drops the cached traces of tests no longer needed.
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
         self.cache.retain(|id, _| keep(*id));
+    }
+}
+
+/// A value as the probes see it in a comparison: `boolean`, `byte`, `short` and `char` as the
+/// `int` the JVM compares, `float` as the `double` it is widened to.
+fn as_operand(p: &Prim) -> Prim {
+    match p {
+        Prim::Boolean(b) => Prim::Int(i32::from(*b)),
+        Prim::Byte(b) => Prim::Int(i32::from(*b)),
+        Prim::Short(v) => Prim::Int(i32::from(*v)),
+        Prim::Char(c) => Prim::Int(i32::from(*c)),
+        Prim::Float(f) => Prim::Double(JDouble(f64::from(f.0))),
+        other => other.clone(),
     }
 }

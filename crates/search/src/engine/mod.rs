@@ -46,6 +46,7 @@ use std::time::Duration;
 
 use ferrosuite_fitness::GoalId;
 use ferrosuite_testcase::Test;
+use ferrosuite_testcase::statement::{JFloat, Prim};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -272,6 +273,33 @@ impl Run<'_, '_, '_> {
             if let Some((_, t)) = given.find(|(i, _)| *i == id) {
                 self.archive.offer(self.eval.goals(), id, t, &trace);
             }
+        }
+        // What the code compared becomes seeds (the whole-suite paper's values observed at run
+        // time): a string the code under test compares an argument with, a number it checks.
+        // Harvested constants are seeds already: the pool keeps what only execution shows.
+        // (A value the code derives from the clock or an identity hash enters the pool too;
+        // such a value already moves branch distances, so the search was not reproducible on
+        // that code before the pool either.)
+        let mut fresh: Vec<Prim> = Vec::new();
+        for v in self.eval.take_compared() {
+            if let Prim::Double(d) = &v {
+                // The probes report float operands widened: a double a float holds exactly may
+                // have been one, so it is a float seed too.
+                #[allow(clippy::cast_possible_truncation)]
+                let f = Prim::Float(JFloat(d.0 as f32));
+                if let Prim::Float(JFloat(x)) = f
+                    && f64::from(x).to_bits() == d.0.to_bits()
+                {
+                    fresh.push(f);
+                }
+            }
+            fresh.push(v);
+        }
+        let constants = &self.factory.seeds().constants;
+        fresh.retain(|v| !constants.contains(v));
+        let pool = self.factory.observed_mut();
+        for v in &fresh {
+            pool.add(v);
         }
         Ok(())
     }

@@ -37,25 +37,35 @@ fn stack_search(
     budget: Budget,
     config: Config,
 ) -> Option<(SearchResult, GoalSet)> {
+    fixture_search(STACK, algorithm, seed, budget, config)
+}
+
+fn fixture_search(
+    cut: &str,
+    algorithm: AlgorithmKind,
+    seed: u64,
+    budget: Budget,
+    config: Config,
+) -> Option<(SearchResult, GoalSet)> {
     let mut host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
-        instrument: vec![STACK.into()],
+        instrument: vec![cut.into()],
         worker: Some(worker()?),
         ..HostConfig::default()
     })
     .unwrap();
     let cp = fixture_cp();
     let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
-        .class(STACK)
+        .class(cut)
         .unwrap();
     let goals = GoalSet::for_class(
         host.map(),
         ferrosuite_fitness::Config::default(),
         &analysis,
-        Some(&cp.load(STACK).unwrap()),
+        Some(&cp.load(cut).unwrap()),
     )
     .unwrap();
-    let subject = Subject::build(cp, STACK);
+    let subject = Subject::build(cp, cut);
     let mut factory = subject.factory(config);
     let mut eval = Evaluator::new(&mut host, goals, budget);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -149,6 +159,72 @@ fn every_algorithm_covers_the_feasible_stack_goals() {
         for t in &result.tests {
             t.validate().unwrap();
         }
+    }
+}
+
+/// Values the code under test compares at run time become seeds (the paper's values observed
+/// at run time): `seeding.Secret` opens only for a string and an int it computes, which are
+/// not in its constant pool. With the observed pool every algorithm that runs long enough
+/// covers both true branches; with seeds from the constants only (`observed_share` 0 and an
+/// empty pool) the same seeds and budget do not reach the int.
+#[test]
+fn compared_values_seed_the_search() {
+    let true_branches = |result: &SearchResult, goals: &GoalSet| -> usize {
+        result
+            .covered
+            .iter()
+            .filter_map(|g| goals.goal(*g))
+            .filter(|g| {
+                g.criterion == Criterion::Branch
+                    && (g.description.contains("open") || g.description.contains("unlock"))
+            })
+            .count()
+    };
+    for algorithm in [AlgorithmKind::WholeSuite, AlgorithmKind::DynaMosa] {
+        let Some((with_pool, goals)) = fixture_search(
+            "seeding/Secret",
+            algorithm,
+            3,
+            Budget::statements(20_000),
+            Config::default(),
+        ) else {
+            return;
+        };
+        let Some((without, goals_without)) = fixture_search(
+            "seeding/Secret",
+            algorithm,
+            3,
+            Budget::statements(20_000),
+            Config {
+                observed_share: 0.0,
+                observed_pool_capacity: 0,
+                ..Config::default()
+            },
+        ) else {
+            return;
+        };
+        eprintln!(
+            "{algorithm}: with the pool {} of {} goals, without {}; uncovered with the pool: {:?}",
+            with_pool.covered.len(),
+            with_pool.goals,
+            without.covered.len(),
+            goals
+                .goals()
+                .iter()
+                .filter(|g| !with_pool.covered.contains(&g.id))
+                .map(|g| &g.description)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            with_pool.covered.len(),
+            with_pool.goals,
+            "{algorithm}: {:?}",
+            goals.goals()
+        );
+        assert!(
+            true_branches(&without, &goals_without) < true_branches(&with_pool, &goals),
+            "{algorithm}"
+        );
     }
 }
 

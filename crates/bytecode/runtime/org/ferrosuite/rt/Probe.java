@@ -57,6 +57,85 @@ public final class Probe {
     /** Distance to flipping the last String comparison's result, NaN when none is pending. */
     private static double pending = Double.NaN;
 
+    /*
+     * Values the code under test compared (the operands of int, long, float and double
+     * comparisons and of String comparisons), the first ones of each test: the search reuses
+     * them as seeds (the whole-suite paper's values "observed at run time", EvoSuite's dynamic
+     * pool). Numbers skip only a repeat of the value just recorded (a cheap test on the hot
+     * path; a loop `i < n` fills the buffer with its indices, then costs one compare per
+     * branch); strings are kept once each. The buffers never grow; a racy write loses a
+     * value, never indexes out of bounds.
+     */
+    /** Compared {@code int} operands of the current test. */
+    public static final int[] seenInts = new int[32];
+    /** Number of {@link #seenInts} in use. */
+    public static int seenIntCount;
+    /** Compared {@code long} operands of the current test. */
+    public static final long[] seenLongs = new long[8];
+    /** Number of {@link #seenLongs} in use. */
+    public static int seenLongCount;
+    /** Compared {@code float} and {@code double} operands of the current test. */
+    public static final double[] seenDoubles = new double[8];
+    /** Number of {@link #seenDoubles} in use. */
+    public static int seenDoubleCount;
+    /** Compared strings of the current test. */
+    public static final String[] seenStrings = new String[16];
+    /** Number of {@link #seenStrings} in use. */
+    public static int seenStringCount;
+
+    private static void seeInt(int v) {
+        int n = seenIntCount;
+        if (n < seenInts.length && (n == 0 || seenInts[n - 1] != v)) {
+            seenInts[n] = v;
+            seenIntCount = n + 1;
+        }
+    }
+
+    private static void seeLong(long v) {
+        int n = seenLongCount;
+        if (n < seenLongs.length && (n == 0 || seenLongs[n - 1] != v)) {
+            seenLongs[n] = v;
+            seenLongCount = n + 1;
+        }
+    }
+
+    private static void seeDouble(double v) {
+        int n = seenDoubleCount;
+        if (n < seenDoubles.length && (n == 0 || Double.compare(seenDoubles[n - 1], v) != 0)) {
+            seenDoubles[n] = v;
+            seenDoubleCount = n + 1;
+        }
+    }
+
+    /** Longest string kept: longer ones are not seeds (the host drops them as well). */
+    private static final int SEEN_STRING_MAX = 256;
+
+    /**
+     * Strings are few and their comparisons costly anyway: a string is kept once per test
+     * (the buffer holds 16 distinct ones, not one key repeated by a loop), and only if short.
+     */
+    private static void seeString(Object s) {
+        int n = seenStringCount;
+        if (n >= seenStrings.length || !(s instanceof String) || ((String) s).length() > SEEN_STRING_MAX) {
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            if (s.equals(seenStrings[i])) return;
+        }
+        seenStrings[n] = (String) s;
+        seenStringCount = n + 1;
+    }
+
+    private static void clearSeen() {
+        seenIntCount = 0;
+        seenLongCount = 0;
+        seenDoubleCount = 0;
+        if (seenStringCount > 0) {
+            Arrays.fill(seenStrings, null);
+            seenStringCount = 0;
+        }
+    }
+
     static {
         String out = System.getProperty("ferrosuite.probes.out");
         if (out != null) {
@@ -110,6 +189,7 @@ public final class Probe {
         Arrays.fill(loopCounts, 0);
         Arrays.fill(staticWritten, false);
         pending = Double.NaN;
+        clearSeen();
         abort = false;
     }
 
@@ -119,6 +199,7 @@ public final class Probe {
      */
     public static synchronized void begin() {
         pending = Double.NaN;
+        clearSeen();
         abort = false;
     }
 
@@ -221,6 +302,8 @@ public final class Probe {
 
     /** {@code if_icmp<cond> a b}. */
     public static void branch2(int a, int b, int op, int slot) {
+        seeInt(a);
+        seeInt(b);
         compare(a, b, op, slot);
     }
 
@@ -292,6 +375,8 @@ public final class Probe {
 
     /** Replaces {@code lcmp}: same sign, magnitude |a-b| (saturated). */
     public static int lcmp(long a, long b) {
+        seeLong(a);
+        seeLong(b);
         if (a == b) return 0;
         boolean less = a < b;
         long mag = less ? b - a : a - b; // the unsigned difference, wrapped
@@ -301,6 +386,8 @@ public final class Probe {
 
     /** Replaces {@code fcmpl}: NaN gives -1. */
     public static int fcmpl(float a, float b) {
+        seeDouble(a);
+        seeDouble(b);
         if (a != a || b != b) return -1;
         if (a == b) return 0;
         return signed(a < b, Math.abs((double) a - (double) b));
@@ -308,6 +395,8 @@ public final class Probe {
 
     /** Replaces {@code fcmpg}: NaN gives 1. */
     public static int fcmpg(float a, float b) {
+        seeDouble(a);
+        seeDouble(b);
         if (a != a || b != b) return 1;
         if (a == b) return 0;
         return signed(a < b, Math.abs((double) a - (double) b));
@@ -315,6 +404,8 @@ public final class Probe {
 
     /** Replaces {@code dcmpl}: NaN gives -1. */
     public static int dcmpl(double a, double b) {
+        seeDouble(a);
+        seeDouble(b);
         if (a != a || b != b) return -1;
         if (a == b) return 0;
         return signed(a < b, Math.abs(a - b));
@@ -322,6 +413,8 @@ public final class Probe {
 
     /** Replaces {@code dcmpg}: NaN gives 1. */
     public static int dcmpg(double a, double b) {
+        seeDouble(a);
+        seeDouble(b);
         if (a != a || b != b) return 1;
         if (a == b) return 0;
         return signed(a < b, Math.abs(a - b));
@@ -329,6 +422,8 @@ public final class Probe {
 
     /** Before {@code String.equals(Object)}. */
     public static void strEquals(String s, Object o) {
+        seeString(s);
+        seeString(o);
         if (s == null) { pending = Double.NaN; return; }
         if (s.equals(o)) pending = 1;
         else pending = o instanceof String ? Distance.edit(s, (String) o) : 1 + s.length();
@@ -336,6 +431,8 @@ public final class Probe {
 
     /** Before {@code String.equalsIgnoreCase(String)}. */
     public static void strEqualsIgnoreCase(String s, String t) {
+        seeString(s);
+        seeString(t);
         if (s == null) { pending = Double.NaN; return; }
         if (t == null) { pending = 1 + s.length(); return; }
         pending = s.equalsIgnoreCase(t) ? 1 : Distance.edit(s.toLowerCase(java.util.Locale.ROOT), t.toLowerCase(java.util.Locale.ROOT));
@@ -343,6 +440,7 @@ public final class Probe {
 
     /** Before {@code String.startsWith(String)}. */
     public static void strStartsWith(String s, String p) {
+        seeString(p);
         if (s == null || p == null) { pending = Double.NaN; return; }
         if (s.startsWith(p)) { pending = 1; return; }
         pending = Distance.edit(s.length() >= p.length() ? s.substring(0, p.length()) : s, p);
@@ -350,6 +448,7 @@ public final class Probe {
 
     /** Before {@code String.endsWith(String)}. */
     public static void strEndsWith(String s, String p) {
+        seeString(p);
         if (s == null || p == null) { pending = Double.NaN; return; }
         if (s.endsWith(p)) { pending = 1; return; }
         pending = Distance.edit(s.length() >= p.length() ? s.substring(s.length() - p.length()) : s, p);
@@ -357,6 +456,7 @@ public final class Probe {
 
     /** Before {@code String.contains(CharSequence)}; other CharSequences are not read. */
     public static void strContains(String s, CharSequence cs) {
+        seeString(cs);
         if (s == null || !(cs instanceof String)) { pending = Double.NaN; return; }
         String t = (String) cs;
         pending = s.contains(t) ? 1 : Distance.containment(s, t);
