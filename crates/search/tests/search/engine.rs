@@ -185,7 +185,7 @@ fn compared_values_seed_the_search() {
             "seeding/Secret",
             algorithm,
             3,
-            Budget::statements(20_000),
+            Budget::statements(50_000),
             Config::default(),
         ) else {
             return;
@@ -194,7 +194,7 @@ fn compared_values_seed_the_search() {
             "seeding/Secret",
             algorithm,
             3,
-            Budget::statements(20_000),
+            Budget::statements(50_000),
             Config {
                 observed_share: 0.0,
                 observed_pool_capacity: 0,
