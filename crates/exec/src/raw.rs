@@ -462,19 +462,27 @@ impl Jni {
         let len = jni!(self, v1_1, GetStringLength, s);
         let len = usize::try_from(len).unwrap_or(0);
         let take = len.min(max);
-        let mut buf = vec![0u16; take];
-        if take > 0 {
+        (
+            String::from_utf16_lossy(&self.string_units(s, take)),
+            take < len,
+        )
+    }
+
+    /// The first `n` UTF-16 units of `s` (`GetStringRegion`; `n` at most its length).
+    fn string_units(&self, s: jobject, n: usize) -> Vec<u16> {
+        let mut buf = vec![0u16; n];
+        if n > 0 {
             jni!(
                 self,
                 v1_2,
                 GetStringRegion,
                 s,
                 0,
-                take as jsize,
+                n as jsize,
                 buf.as_mut_ptr()
             );
         }
-        (String::from_utf16_lossy(&buf), take < len)
+        buf
     }
 
     /// The whole string if it has at most `max` UTF-16 units and is valid UTF-16 (no lone
@@ -484,19 +492,7 @@ impl Jni {
         if len > max {
             return None;
         }
-        let mut buf = vec![0u16; len];
-        if len > 0 {
-            jni!(
-                self,
-                v1_2,
-                GetStringRegion,
-                s,
-                0,
-                len as jsize,
-                buf.as_mut_ptr()
-            );
-        }
-        String::from_utf16(&buf).ok()
+        String::from_utf16(&self.string_units(s, len)).ok()
     }
 
     /// `GetArrayLength`.

@@ -157,10 +157,11 @@ impl ObservedPool {
         let c = self.capacity;
         match value {
             Prim::Boolean(_) => {}
-            Prim::Byte(b) => self.ints.add(i32::from(*b), c),
-            Prim::Short(s) => self.ints.add(i32::from(*s), c),
-            Prim::Char(ch) => self.ints.add(i32::from(*ch), c),
-            Prim::Int(i) => self.ints.add(*i, c),
+            Prim::Byte(_) | Prim::Short(_) | Prim::Char(_) | Prim::Int(_) => {
+                if let Some(i) = value.as_jvm_int() {
+                    self.ints.add(i, c);
+                }
+            }
             Prim::Long(l) => self.longs.add(*l, c),
             Prim::Float(f) => self.floats.add(*f, c),
             Prim::Double(d) => self.doubles.add(*d, c),

@@ -77,15 +77,15 @@ impl Constants {
     #[must_use]
     pub fn contains(&self, value: &Prim) -> bool {
         match value {
-            Prim::Boolean(b) => self.ints.binary_search(&i32::from(*b)).is_ok(),
-            Prim::Byte(b) => self.ints.binary_search(&i32::from(*b)).is_ok(),
-            Prim::Short(v) => self.ints.binary_search(&i32::from(*v)).is_ok(),
-            Prim::Char(c) => self.ints.binary_search(&i32::from(*c)).is_ok(),
-            Prim::Int(i) => self.ints.binary_search(i).is_ok(),
             Prim::Long(l) => self.longs.binary_search(l).is_ok(),
             Prim::Float(f) => self.floats.contains(f),
             Prim::Double(d) => self.doubles.contains(d),
             Prim::String(t) => self.strings.binary_search(t).is_ok(),
+            Prim::Boolean(_) | Prim::Byte(_) | Prim::Short(_) | Prim::Char(_) | Prim::Int(_) => {
+                value
+                    .as_jvm_int()
+                    .is_some_and(|i| self.ints.binary_search(&i).is_ok())
+            }
         }
     }
 

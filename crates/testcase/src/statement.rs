@@ -144,6 +144,20 @@ pub enum Prim {
 }
 
 impl Prim {
+    /// The `int` the JVM computes with for a `boolean` (0/1), `byte`, `short`, `char` or
+    /// `int` value (the operand stack has no smaller kinds); `None` for the other kinds.
+    #[must_use]
+    pub fn as_jvm_int(&self) -> Option<i32> {
+        match self {
+            Prim::Boolean(b) => Some(i32::from(*b)),
+            Prim::Byte(b) => Some(i32::from(*b)),
+            Prim::Short(v) => Some(i32::from(*v)),
+            Prim::Char(c) => Some(i32::from(*c)),
+            Prim::Int(i) => Some(*i),
+            Prim::Long(_) | Prim::Float(_) | Prim::Double(_) | Prim::String(_) => None,
+        }
+    }
+
     /// The Java type of the constant.
     #[must_use]
     pub fn field_type(&self) -> FieldType {

@@ -289,12 +289,9 @@ impl<'h> Evaluator<'h> {
 /// A value as the probes see it in a comparison: `boolean`, `byte`, `short` and `char` as the
 /// `int` the JVM compares, `float` as the `double` it is widened to.
 fn as_operand(p: &Prim) -> Prim {
-    match p {
-        Prim::Boolean(b) => Prim::Int(i32::from(*b)),
-        Prim::Byte(b) => Prim::Int(i32::from(*b)),
-        Prim::Short(v) => Prim::Int(i32::from(*v)),
-        Prim::Char(c) => Prim::Int(i32::from(*c)),
-        Prim::Float(f) => Prim::Double(JDouble(f64::from(f.0))),
-        other => other.clone(),
+    match (p.as_jvm_int(), p) {
+        (Some(i), _) => Prim::Int(i),
+        (None, Prim::Float(f)) => Prim::Double(JDouble(f64::from(f.0))),
+        (None, other) => other.clone(),
     }
 }

@@ -286,11 +286,9 @@ impl Run<'_, '_, '_> {
                 // The probes report float operands widened: a double a float holds exactly may
                 // have been one, so it is a float seed too.
                 #[allow(clippy::cast_possible_truncation)]
-                let f = Prim::Float(JFloat(d.0 as f32));
-                if let Prim::Float(JFloat(x)) = f
-                    && f64::from(x).to_bits() == d.0.to_bits()
-                {
-                    fresh.push(f);
+                let x = d.0 as f32;
+                if f64::from(x).to_bits() == d.0.to_bits() {
+                    fresh.push(Prim::Float(JFloat(x)));
                 }
             }
             fresh.push(v);
