@@ -12,12 +12,15 @@
 #
 # Environment: BUDGET (seconds per run, 60), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
 # CLASSES (binary names; default the list below), OUT (default
-# benches/results/search-${BUDGET}s.jsonl), WORKERS (1), LANES (1). Runs one search at a time:
-# the figures are only meaningful on an otherwise idle machine. With LANES=N (at most the
-# number of cores), N searches run at once, lane k pinned to core k with `taskset` (search,
-# worker JVM and its threads on that one core) and taking every N-th run: every run, whatever
-# its algorithm, then has exactly one core for its budget. Each JSON line records the commit
-# (`git describe --always --dirty`) and the lanes it ran with.
+# benches/results/search-${BUDGET}s.jsonl), WORKERS (1), LANES (1), CORES. Runs one search at
+# a time: the figures are only meaningful on an otherwise idle machine. With LANES=N (at most
+# the number of cores), N searches run at once, lane k pinned to core k with `taskset` (search,
+# worker JVM and its threads on that one core); CORES="1" (or "0 1") names the cores instead,
+# one lane each. Every run, whatever its algorithm, then has exactly one core for its budget.
+# Lanes take the next run nobody has done or claimed, so invocations may overlap: e.g.
+# `CORES=1` while core 0 builds, and later `CORES=0` beside it. Each JSON line records the
+# commit (`git describe --always --dirty`), the lanes of its invocation and whether it was
+# pinned.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -49,41 +52,66 @@ mkdir -p "$(dirname "$OUT")"
 touch "$OUT"
 
 LANES=${LANES:-1}
+# CORES: the cores the lanes are pinned to, one lane per core (default with LANES > 1: cores
+# 0..LANES-1; with LANES=1 and no CORES the single lane is not pinned).
+if [ -n "${CORES:-}" ]; then
+    read -r -a cores <<< "$CORES"
+    LANES=${#cores[@]}
+elif [ "$LANES" -gt 1 ]; then
+    cores=($(seq 0 $((LANES - 1))))
+else
+    cores=("")
+fi
 COMMIT=$(git describe --always --dirty 2>/dev/null || echo unknown)
 total=0
 for class in $CLASSES; do for a in $ALGORITHMS; do for ((s = FIRST_SEED; s < FIRST_SEED + SEEDS; s++)); do
     total=$((total + 1))
 done; done; done
 
-# Lane $1 of $LANES: the runs whose index modulo LANES is $1.
+# Lanes take the next run that is neither in $OUT nor claimed: a claim is a directory under
+# $CLAIMS holding the pid of the lane that runs it, so several invocations (say one lane on
+# core 1 while core 0 is busy, later a second one on core 0) share the work without running
+# a run twice. Claims of lanes that died are released at start.
+CLAIMS="$OUT.claims"
+mkdir -p "$CLAIMS"
+for c in "$CLAIMS"/*; do
+    [ -e "$c" ] || continue
+    pid=$(cat "$c/pid" 2>/dev/null || echo 0)
+    kill -0 "$pid" 2>/dev/null || rm -rf "$c"
+done
+
+# Lane $1, pinned to core $2 (none when empty).
 lane() {
-    local k=$1 i=0 pin=()
-    [ "$LANES" -gt 1 ] && pin=(taskset -c "$k")
+    local k=$1 core=$2 i=0 pin=() pinned=false
+    [ -n "$core" ] && pin=(taskset -c "$core") && pinned=true
     for class in $CLASSES; do
         internal=${class//./\/}
         for a in $ALGORITHMS; do
             for ((s = FIRST_SEED; s < FIRST_SEED + SEEDS; s++)); do
                 i=$((i + 1))
-                [ $(((i - 1) % LANES)) = "$k" ] || continue
                 if grep -q "\"algorithm\":\"$a\",.*\"class\":\"$internal\",.*\"seed\":$s," "$OUT"; then
                     continue
                 fi
-                echo "[$i/$total, lane $k] $class $a seed $s (${BUDGET} s)" >&2
+                claim="$CLAIMS/${internal//\//.}-$a-$s"
+                mkdir "$claim" 2>/dev/null || continue
+                echo "$BASHPID" > "$claim/pid"
+                echo "[$i/$total, lane $k${core:+ on core $core}] $class $a seed $s (${BUDGET} s)" >&2
                 line=$("${pin[@]}" "$BENCH" --cp "$CP" --class "$class" --algorithm "$a" --seeds 1 \
                     --first-seed "$s" --seconds "$BUDGET" --workers "$WORKERS" 2>/dev/null |
                     grep '^{' || true)
                 if [ -n "$line" ]; then
                     # One write per line: lanes append to the same file.
-                    printf '%s\n' "${line%\}},\"commit\":\"$COMMIT\",\"lanes\":$LANES}" >> "$OUT"
+                    printf '%s\n' "${line%\}},\"commit\":\"$COMMIT\",\"lanes\":$LANES,\"pinned\":$pinned}" >> "$OUT"
                 else
                     echo "  no result for $class $a seed $s (skipped or failed; see search-bench)" >&2
                 fi
+                rm -rf "$claim"
             done
         done
     done
 }
 for ((k = 0; k < LANES; k++)); do
-    lane "$k" &
+    lane "$k" "${cores[$k]}" &
 done
 wait
 target/release/search-stats "$OUT"

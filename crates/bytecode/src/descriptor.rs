@@ -178,10 +178,61 @@ impl MethodDescriptor {
         Ok(MethodDescriptor { params, ret })
     }
 
+    /// The return type alone (`None` for `void`), without building the parameter list (the
+    /// parameters are only skipped, so nothing is allocated for them). Accepts exactly what
+    /// [`MethodDescriptor::parse`] accepts. For example `(ILjava/lang/String;)[J` gives
+    /// `Some([J)`.
+    pub fn parse_return(s: &str) -> Result<Option<FieldType>> {
+        let bad = |detail| Error::BadDescriptor {
+            descriptor: s.into(),
+            detail,
+        };
+        let mut rest = s
+            .strip_prefix('(')
+            .ok_or_else(|| bad("does not start with '('"))?;
+        loop {
+            if let Some(r) = rest.strip_prefix(')') {
+                rest = r;
+                break;
+            }
+            rest = skip_field_type(rest).ok_or_else(|| {
+                // The full parser names the problem.
+                match Self::parse(s) {
+                    Err(Error::BadDescriptor { detail, .. }) => bad(detail),
+                    _ => bad("bad parameter type"),
+                }
+            })?;
+        }
+        if rest == "V" {
+            Ok(None)
+        } else {
+            FieldType::parse(rest)
+                .map(Some)
+                .map_err(|_| bad("bad return type"))
+        }
+    }
+
     /// Argument slots (without `this`).
     #[must_use]
     pub fn param_slots(&self) -> u16 {
         self.params.iter().map(FieldType::slots).sum()
+    }
+}
+
+/// What follows one field type at the start of `s` (the same grammar as
+/// `FieldType::parse_prefix`, without building the type); `None` when `s` does not start with
+/// one.
+fn skip_field_type(s: &str) -> Option<&str> {
+    let mut rest = s.trim_start_matches('[');
+    let c = rest.chars().next()?;
+    rest = &rest[c.len_utf8()..];
+    match c {
+        'B' | 'C' | 'D' | 'F' | 'I' | 'J' | 'S' | 'Z' => Some(rest),
+        'L' => {
+            let end = rest.find(';')?;
+            (end > 0).then(|| &rest[end + 1..])
+        }
+        _ => None,
     }
 }
 
@@ -224,5 +275,33 @@ mod tests {
                 .as_deref(),
             Some("([[DLx;)[J")
         );
+    }
+
+    #[test]
+    fn return_type_alone() {
+        let ret = |d| MethodDescriptor::parse_return(d).ok();
+        assert_eq!(
+            ret("(ILjava/lang/String;)[J"),
+            Some(Some(FieldType::Array(Box::new(FieldType::Long))))
+        );
+        assert_eq!(ret("()V"), Some(None));
+        // A `)` inside a class name is not the end of the parameters.
+        assert_eq!(ret("(LA)LB;)I"), Some(Some(FieldType::Int)));
+        assert_eq!(
+            ret("()LA)LB;"),
+            Some(Some(FieldType::Object("A)LB".into())))
+        );
+        for d in ["", "(", "(I", "(Q)V", "()", "()VV", "(L;)V", "I", "(Lx)V"] {
+            assert!(MethodDescriptor::parse_return(d).is_err(), "{d}");
+        }
+    }
+
+    proptest::proptest! {
+        /// `parse_return` accepts exactly what `parse` accepts, with the same return type.
+        #[test]
+        fn return_type_agrees_with_the_full_parse(s in "\\(?[BCDFIJSZLV\\[;)xy/]{0,12}") {
+            let full = MethodDescriptor::parse(&s).map(|d| d.ret).ok();
+            proptest::prop_assert_eq!(MethodDescriptor::parse_return(&s).ok(), full, "{}", s);
+        }
     }
 }

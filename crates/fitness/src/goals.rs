@@ -69,6 +69,7 @@ pub use builder::GoalSetBuilder;
 use crate::Config;
 use crate::criteria::Criterion;
 use crate::ids::{ClassIndex, GoalId, PredicateId};
+use crate::trace::MethodKey;
 
 /// A class under test of a goal set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -281,8 +282,56 @@ pub struct GoalSet {
     children: Vec<Vec<GoalId>>,
     exception_goals: BTreeMap<(usize, String), GoalId>,
     branch_goals: BTreeMap<(ClassIndex, BranchId), GoalId>,
+    pub(crate) by_probe: ProbeGoals,
     static_goals: usize,
     notes: Vec<String>,
+}
+
+/// The static goals by the trace entry that covers them, each list sorted: what
+/// [`GoalSet::covered`] looks up for each entry of a trace instead of asking every goal.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProbeGoals {
+    pub(crate) branches: Vec<(BranchSlot, GoalId)>,
+    pub(crate) lines: Vec<(LineId, GoalId)>,
+    pub(crate) methods: Vec<(ProbeMethodId, GoalId)>,
+    pub(crate) returned: Vec<(MethodKey, GoalId)>,
+}
+
+impl ProbeGoals {
+    /// The index of the static goals `links` describe.
+    pub(crate) fn new(set: &GoalSet) -> Self {
+        let mut index = ProbeGoals::default();
+        for (i, link) in set.links.iter().enumerate() {
+            let id = GoalId(u32::try_from(i).unwrap_or(u32::MAX));
+            match *link {
+                Link::Branch(n) => index.branches.push((set.branches[n].slot, id)),
+                Link::Line(l) => index.lines.push((set.lines[l].probe, id)),
+                Link::Method(m) => index.methods.push((set.methods[m].probe, id)),
+                Link::MethodNoException(m) => {
+                    let cm = &set.methods[m];
+                    index.returned.push(((cm.class, cm.id), id));
+                }
+                Link::Exception(_) => {}
+            }
+        }
+        index.branches.sort_unstable();
+        index.lines.sort_unstable();
+        index.methods.sort_unstable();
+        index.returned.sort_unstable();
+        index
+    }
+}
+
+/// The goals listed under `key` in a list sorted by key.
+pub(crate) fn goals_under<K: Ord + Copy>(
+    list: &[(K, GoalId)],
+    key: K,
+) -> impl Iterator<Item = GoalId> + '_ {
+    let start = list.partition_point(|(k, _)| *k < key);
+    list[start..]
+        .iter()
+        .take_while(move |(k, _)| *k == key)
+        .map(|(_, g)| *g)
 }
 
 impl GoalSet {
@@ -447,9 +496,17 @@ impl GoalSet {
         exception: &str,
     ) -> Option<GoalId> {
         let m = self.method_index(class, method)?;
+        self.exception_goal_of(m, exception)
+    }
+
+    /// The exception goal of the method with index `m` and an exception class, if registered
+    /// (without allocating a key).
+    pub(crate) fn exception_goal_of(&self, m: usize, exception: &str) -> Option<GoalId> {
         self.exception_goals
-            .get(&(m, exception.to_string()))
-            .copied()
+            .range((m, String::new())..)
+            .take_while(|((k, _), _)| *k == m)
+            .find(|((_, e), _)| e == exception)
+            .map(|(_, g)| *g)
     }
 }
 

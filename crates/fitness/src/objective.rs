@@ -32,7 +32,7 @@ use std::collections::BTreeSet;
 
 use crate::Trace;
 use crate::distance::normalize;
-use crate::goals::{Ctl, GoalSet, Link};
+use crate::goals::{Ctl, GoalSet, Link, goals_under};
 use crate::ids::GoalId;
 
 impl GoalSet {
@@ -115,8 +115,43 @@ impl GoalSet {
     }
 
     /// Every goal the trace covers, in id order (registered exception goals included).
+    ///
+    /// Looks up each entry of the trace (a taken branch, a line, an entered method, a call,
+    /// an exception) in the goal set's index instead of asking every goal: a test touches few
+    /// of a class's probes.
     #[must_use]
     pub fn covered(&self, trace: &Trace) -> Vec<GoalId> {
+        let index = &self.by_probe;
+        let mut out: Vec<GoalId> = Vec::new();
+        for &(slot, hits, _) in trace.branches() {
+            if hits > 0 {
+                out.extend(goals_under(&index.branches, slot));
+            }
+        }
+        for &line in trace.lines() {
+            out.extend(goals_under(&index.lines, line));
+        }
+        for &method in trace.methods() {
+            out.extend(goals_under(&index.methods, method));
+        }
+        for &(key, returned) in trace.calls() {
+            if returned {
+                out.extend(goals_under(&index.returned, key));
+            }
+        }
+        for ((class, method), exception) in trace.exceptions() {
+            if let Some(m) = self.method_index(*class, *method) {
+                out.extend(self.exception_goal_of(m, exception));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// [`GoalSet::covered`] by asking every goal: the reference it is tested against.
+    #[cfg(test)]
+    pub(crate) fn covered_by_every_goal(&self, trace: &Trace) -> Vec<GoalId> {
         self.goals
             .iter()
             .map(|g| g.id)

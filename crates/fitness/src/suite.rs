@@ -684,6 +684,27 @@ mod tests {
         }
 
         #[test]
+        fn covered_goals_by_index_equal_asking_every_goal(
+            specs in prop::collection::vec(spec(), 1..5),
+            criteria in 0usize..3,
+        ) {
+            let s = sample();
+            let criteria = [Criteria::all(), Criteria::branch(), Criteria::all().without(Criterion::Line)][criteria].clone();
+            let mut goals = s.goals(Config { criteria, ..Config::default() });
+            let mut traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            // Exception goals registered at run time, one trace that throws another, and a
+            // probe of another class.
+            let m = goals.methods()[0].clone();
+            traces[0].add_exception((m.class, m.id), "java.lang.IllegalStateException");
+            let _ = goals.register_exceptions(&traces[0]);
+            traces[0].add_exception((m.class, m.id), "java.lang.Error");
+            traces[0].add_branch(BranchSlot(10_000), 3, 0.0);
+            for t in &traces {
+                prop_assert_eq!(goals.covered(t), goals.covered_by_every_goal(t));
+            }
+        }
+
+        #[test]
         fn adding_a_test_never_increases_suite_fitness(
             specs in prop::collection::vec(spec(), 1..5),
             extra in spec(),

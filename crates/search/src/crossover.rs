@@ -30,12 +30,13 @@ pub fn test_crossover<R: Rng + ?Sized>(f: &Factory<'_>, t1: &Test, t2: &Test, rn
 /// result would be invalid or empty.
 #[must_use]
 pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -> Option<Test> {
-    let types1 = value_types(t1).ok()?;
-    let types2 = value_types(t2).ok()?;
     let a = a.min(t1.len());
     let b = b.min(t2.len());
+    // Only the heads' types matter: the tail's references into t2's head are rebound to
+    // values of t1's head; references within the tail follow their statements.
+    let out_types = value_types(&t1.statements[..a]).ok()?;
+    let types2 = value_types(&t2.statements[..b]).ok()?;
     let mut out: Vec<Statement> = t1.statements[..a].to_vec();
-    let mut out_types: Vec<Option<FieldType>> = types1[..a].to_vec();
     // Where each statement of t2 ended up in `out`.
     let mut map: Vec<Option<usize>> = vec![None; t2.len()];
     for i in 0..b {
@@ -70,7 +71,6 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
         if ok {
             map[i] = Some(out.len());
             out.push(copy);
-            out_types.push(types2[i].clone());
         }
     }
     let t = Test::new(out);

@@ -238,8 +238,8 @@ fn with_element(ty: &FieldType, element: &FieldType) -> FieldType {
 }
 
 /// The value types of a test's statements (`None` for void ones).
-pub fn value_types(test: &Test) -> Result<Vec<Option<FieldType>>> {
-    test.statements
+pub fn value_types(statements: &[Statement]) -> Result<Vec<Option<FieldType>>> {
+    statements
         .iter()
         .map(|s| s.value_type().map_err(Error::from))
         .collect()
@@ -439,7 +439,7 @@ impl<'a> Factory<'a> {
         rng: &mut R,
         build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
     ) -> Result<bool> {
-        let mut types = value_types(test)?;
+        let mut types = value_types(&test.statements)?;
         self.splice_typed(test, &mut types, pos, replace, rng, build)
     }
 
@@ -526,7 +526,7 @@ impl<'a> Factory<'a> {
         out_types.extend(added_types.iter().cloned());
         out_types.extend(tail_types.into_iter().skip(usize::from(replace)));
         *types = out_types;
-        debug_assert!(value_types(test).is_ok_and(|t| t == *types));
+        debug_assert!(value_types(&test.statements).is_ok_and(|t| t == *types));
         Ok(true)
     }
 
@@ -536,7 +536,7 @@ impl<'a> Factory<'a> {
     /// random call on the CUT, a call on an existing value, or a call taking an existing value,
     /// each with probability 1/3. Returns whether the test changed.
     pub fn insert_random<R: Rng + ?Sized>(&self, test: &mut Test, rng: &mut R) -> Result<bool> {
-        let mut types = value_types(test)?;
+        let mut types = value_types(&test.statements)?;
         self.insert_random_typed(test, &mut types, rng)
     }
 
@@ -563,7 +563,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(test)?;
+        let mut types = value_types(&test.statements)?;
         self.cut_call_at(test, &mut types, pos, rng)
     }
 
@@ -608,7 +608,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(test)?;
+        let mut types = value_types(&test.statements)?;
         self.call_on_value_at(test, &mut types, pos, rng)
     }
 
@@ -657,7 +657,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(test)?;
+        let mut types = value_types(&test.statements)?;
         self.call_with_value_at(test, &mut types, pos, rng)
     }
 

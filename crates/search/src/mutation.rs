@@ -104,7 +104,7 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
     if index >= n {
         return Ok(0);
     }
-    let types = value_types(test)?;
+    let types = value_types(&test.statements)?;
     let mut dead = vec![false; n];
     dead[index] = true;
     for j in index + 1..n {
@@ -191,7 +191,7 @@ pub fn insert_step<R: Rng + ?Sized>(
     while test.len() < f.config().max_test_length && chance(rng, pk) {
         let types = match &mut types {
             Some(t) => t,
-            None => types.insert(value_types(test)?),
+            None => types.insert(value_types(&test.statements)?),
         };
         if f.insert_random_typed(test, types, rng)? {
             inserted += 1;
@@ -354,7 +354,7 @@ fn replace_input<R: Rng + ?Sized>(
     slot: Option<usize>,
     rng: &mut R,
 ) -> Result<bool> {
-    let types = value_types(test)?;
+    let types = value_types(&test.statements)?;
     let Some(stmt) = test.statements.get(at) else {
         return Ok(false);
     };

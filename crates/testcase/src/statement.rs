@@ -397,7 +397,7 @@ impl Statement {
             Statement::EnumConstant { class, .. } | Statement::Constructor { class, .. } => {
                 Some(FieldType::Object(class.to_string()))
             }
-            Statement::Method { descriptor, .. } => MethodDescriptor::parse(descriptor)?.ret,
+            Statement::Method { descriptor, .. } => MethodDescriptor::parse_return(descriptor)?,
             Statement::FieldRead { descriptor, .. } => Some(FieldType::parse(descriptor)?),
             Statement::ArrayNew { component, .. } => {
                 Some(FieldType::Array(Box::new(component.clone())))
@@ -618,7 +618,8 @@ impl Test {
                     Err(bad(format!("{what} {r} is not a reference")))
                 }
             };
-            let check_args = |desc: &str, args: &[VarRef]| -> Result<()> {
+            // Gives the descriptor's return type (parsed once for both).
+            let check_args = |desc: &str, args: &[VarRef]| -> Result<Option<FieldType>> {
                 let d = MethodDescriptor::parse(desc).map_err(|e| bad(e.to_string()))?;
                 if d.params.len() != args.len() {
                     return Err(bad(format!(
@@ -630,8 +631,9 @@ impl Test {
                 for (p, a) in d.params.iter().zip(args) {
                     fits(ty_of(*a)?, p).map_err(|why| bad(format!("argument {a}: {why}")))?;
                 }
-                Ok(())
+                Ok(d.ret)
             };
+            let mut ret = None;
             match s {
                 Statement::Primitive(_)
                 | Statement::EnumConstant { .. }
@@ -643,7 +645,9 @@ impl Test {
                 }
                 Statement::Constructor {
                     descriptor, args, ..
-                } => check_args(descriptor, args)?,
+                } => {
+                    check_args(descriptor, args)?;
+                }
                 Statement::Method {
                     descriptor,
                     receiver,
@@ -653,7 +657,7 @@ impl Test {
                     if let Some(r) = receiver {
                         want_ref(*r, "receiver")?;
                     }
-                    check_args(descriptor, args)?;
+                    ret = Some(check_args(descriptor, args)?);
                 }
                 Statement::FieldRead {
                     descriptor,
@@ -691,7 +695,11 @@ impl Test {
                     }
                 }
             }
-            types.push(s.value_type().map_err(|e| bad(e.to_string()))?);
+            let ty = match ret {
+                Some(t) => t,
+                None => s.value_type().map_err(|e| bad(e.to_string()))?,
+            };
+            types.push(ty);
         }
         Ok(())
     }

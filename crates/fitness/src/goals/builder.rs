@@ -73,6 +73,7 @@ impl GoalSet {
                 children: Vec::new(),
                 exception_goals: BTreeMap::new(),
                 branch_goals: BTreeMap::new(),
+                by_probe: super::ProbeGoals::default(),
                 static_goals: 0,
                 notes: Vec::new(),
             },
@@ -310,6 +311,7 @@ impl GoalSetBuilder<'_> {
             }
         }
         set.static_goals = set.goals.len();
+        set.by_probe = super::ProbeGoals::new(&set);
         set.children = vec![Vec::new(); set.goals.len()];
         // DynaMOSA's hierarchy over branch coverage, from each class's analysis.
         let mut roots: BTreeSet<GoalId> = BTreeSet::new();

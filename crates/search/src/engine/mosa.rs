@@ -20,7 +20,7 @@
 //! takes `a`'s true branch do `b`'s branches become objectives.
 
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use ferrosuite_fitness::GoalId;
@@ -41,6 +41,58 @@ struct Member {
     crowding: f64,
 }
 
+/// The population's fitness vectors over the current objectives, kept from one generation to
+/// the next: a test's trace never changes, so its fitness for a goal is computed once for as
+/// long as the goal stays an objective (a parent surviving ten generations is not scored ten
+/// times). When the objectives change (goals covered, goals activated), the values of the
+/// goals that stay are carried over and only the new goals are computed.
+#[derive(Default)]
+struct VectorCache {
+    objectives: Vec<GoalId>,
+    vectors: HashMap<TestId, Vec<f64>>,
+}
+
+impl VectorCache {
+    /// Makes `objectives` the objectives of every cached vector.
+    fn retarget(&mut self, run: &Run<'_, '_, '_>, objectives: &[GoalId]) {
+        if self.objectives == objectives {
+            return;
+        }
+        let old: HashMap<GoalId, usize> = self
+            .objectives
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (*g, i))
+            .collect();
+        let from: Vec<Option<usize>> = objectives.iter().map(|g| old.get(g).copied()).collect();
+        let goals = run.eval.goals();
+        for (id, v) in &mut self.vectors {
+            let trace = run.eval.trace(*id);
+            *v = objectives
+                .iter()
+                .zip(&from)
+                .map(|(g, i)| match (i, trace) {
+                    (Some(i), _) => v[*i],
+                    (None, Some(t)) => goals.fitness(*g, t),
+                    (None, None) => f64::INFINITY,
+                })
+                .collect();
+        }
+        self.objectives = objectives.to_vec();
+    }
+
+    /// Computes the vector of a test not cached yet.
+    fn fill(&mut self, run: &Run<'_, '_, '_>, id: TestId) {
+        let objectives = &self.objectives;
+        self.vectors
+            .entry(id)
+            .or_insert_with(|| match run.eval.trace(id) {
+                Some(trace) => run.eval.goals().fitness_vector(objectives, trace),
+                None => vec![f64::INFINITY; objectives.len()],
+            });
+    }
+}
+
 /// Whether `a` dominates `b` (no worse on every objective, better on one).
 fn dominates(a: &[f64], b: &[f64]) -> bool {
     let mut better = false;
@@ -56,13 +108,13 @@ fn dominates(a: &[f64], b: &[f64]) -> bool {
 }
 
 /// Fast non-dominated sorting: the fronts, as indices into `vectors`.
-fn non_dominated_fronts(vectors: &[Vec<f64>], members: &[usize]) -> Vec<Vec<usize>> {
+fn non_dominated_fronts(vectors: &[&[f64]], members: &[usize]) -> Vec<Vec<usize>> {
     let n = members.len();
     let mut dominated_by = vec![0usize; n];
     let mut dominates_list: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in 0..n {
         for j in (i + 1)..n {
-            let (vi, vj) = (&vectors[members[i]], &vectors[members[j]]);
+            let (vi, vj) = (vectors[members[i]], vectors[members[j]]);
             if dominates(vi, vj) {
                 dominates_list[i].push(j);
                 dominated_by[j] += 1;
@@ -93,9 +145,9 @@ fn non_dominated_fronts(vectors: &[Vec<f64>], members: &[usize]) -> Vec<Vec<usiz
 
 /// Crowding distance of each member of a front (boundary members: infinity).
 #[allow(clippy::needless_range_loop)]
-fn crowding(vectors: &[Vec<f64>], front: &[usize]) -> Vec<f64> {
+fn crowding(vectors: &[&[f64]], front: &[usize]) -> Vec<f64> {
     let mut d = vec![0.0; front.len()];
-    let objectives = vectors.first().map_or(0, Vec::len);
+    let objectives = vectors.first().map_or(0, |v| v.len());
     for k in 0..objectives {
         let mut order: Vec<usize> = (0..front.len()).collect();
         order.sort_by(|a, b| vectors[front[*a]][k].total_cmp(&vectors[front[*b]][k]));
@@ -171,6 +223,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
         }
     }
     let mut activated: BTreeSet<GoalId> = BTreeSet::new();
+    let mut cache = VectorCache::default();
     let mut first = true;
     loop {
         let offspring: Vec<Member> = if first {
@@ -238,9 +291,10 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
             .copied()
             .filter(|g| !run.archive.covers(*g))
             .collect();
-        pop = select(run, all, &objectives, m);
+        pop = select(run, &mut cache, all, &objectives, m);
         let keep: BTreeSet<TestId> = pop.iter().map(|t| t.id).collect();
         run.eval.retain(|id| keep.contains(&id));
+        cache.vectors.retain(|id, _| keep.contains(id));
         run.generation(None);
         if run.done() || objectives.is_empty() {
             break;
@@ -253,6 +307,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
 #[allow(clippy::needless_range_loop)]
 fn select(
     run: &Run<'_, '_, '_>,
+    cache: &mut VectorCache,
     mut all: Vec<Member>,
     objectives: &[GoalId],
     m: usize,
@@ -260,13 +315,13 @@ fn select(
     // Duplicates (same id) count once.
     let mut seen = BTreeSet::new();
     all.retain(|t| seen.insert(t.id));
-    let goals = run.eval.goals();
-    let vectors: Vec<Vec<f64>> = all
+    cache.retarget(run, objectives);
+    for t in &all {
+        cache.fill(run, t.id);
+    }
+    let vectors: Vec<&[f64]> = all
         .iter()
-        .map(|t| match run.eval.trace(t.id) {
-            Some(trace) => goals.fitness_vector(objectives, trace),
-            None => vec![f64::INFINITY; objectives.len()],
-        })
+        .map(|t| cache.vectors.get(&t.id).map_or(&[][..], Vec::as_slice))
         .collect();
     let mut fronts: Vec<Vec<usize>> = Vec::new();
     // Front 0: the best test for each objective (ties: shortest, then first).
@@ -315,16 +370,16 @@ mod tests {
 
     #[test]
     fn dominance_and_fronts() {
-        let v = vec![
-            vec![0.0, 1.0],
-            vec![1.0, 0.0],
-            vec![1.0, 1.0],
-            vec![2.0, 2.0],
-            vec![0.5, 0.5],
+        let v: [&[f64]; 5] = [
+            &[0.0, 1.0],
+            &[1.0, 0.0],
+            &[1.0, 1.0],
+            &[2.0, 2.0],
+            &[0.5, 0.5],
         ];
-        assert!(dominates(&v[4], &v[2]));
-        assert!(!dominates(&v[0], &v[1]));
-        assert!(!dominates(&v[2], &v[2]));
+        assert!(dominates(v[4], v[2]));
+        assert!(!dominates(v[0], v[1]));
+        assert!(!dominates(v[2], v[2]));
         let fronts = non_dominated_fronts(&v, &[0, 1, 2, 3, 4]);
         assert_eq!(fronts, vec![vec![0, 1, 4], vec![2], vec![3]]);
         let d = crowding(&v, &[0, 1, 4]);

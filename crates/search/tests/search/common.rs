@@ -158,7 +158,7 @@ impl<'c> TypeCheck<'c> {
     }
 
     pub fn check(&self, t: &Test) {
-        let types = value_types(t).unwrap();
+        let types = value_types(&t.statements).unwrap();
         let ty = |r: &ferrosuite_testcase::VarRef| types[r.index()].clone().unwrap();
         let bad = |what: String| panic!("{what}\n{t}");
         for (i, s) in t.statements.iter().enumerate() {
