@@ -8,11 +8,13 @@
 //! bookkeeping). A JSON line per run follows the text line.
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
-//! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]`
+//! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
+//! [--stream-chunk N]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
-//! carry a `variant` in their JSON line.
+//! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
+//! to the host at once while the search builds the next; 0: whole generations, no overlap).
 //! Classes are internal or binary names. `benches/scripts/search-experiment.sh` runs the
 //! comparison experiment with it, and `search-stats` summarises the JSON lines.
 // A measurement script: a bad argument or a failed start ends it with a message.
@@ -51,6 +53,7 @@ struct Args {
     workers: usize,
     timeout: Duration,
     observed_share: Option<f64>,
+    stream_chunk: Option<usize>,
 }
 
 /// The search's configuration: the defaults, with `--observed-share` if given.
@@ -78,6 +81,7 @@ fn args() -> Args {
         workers: 1,
         timeout: Duration::from_secs(3),
         observed_share: None,
+        stream_chunk: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -93,6 +97,7 @@ fn args() -> Args {
             "--workers" => a.workers = v.parse().unwrap(),
             "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
             "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
+            "--stream-chunk" => a.stream_chunk = Some(v.parse().unwrap()),
             _ => panic!("unknown flag {flag}"),
         }
     }
@@ -150,9 +155,11 @@ fn main() {
                 };
                 let mut eval = Evaluator::new(&mut host, goals, a.budget);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let defaults = EngineConfig::default();
                 let config = EngineConfig {
                     algorithm,
-                    ..EngineConfig::default()
+                    stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
+                    ..defaults
                 };
                 let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
                     Ok(r) => r,
@@ -214,9 +221,16 @@ fn main() {
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "generations": r.usage.generations,
                 });
+                // search-stats treats a run with a variant as an algorithm of its own.
+                let mut variant = Vec::new();
                 if let Some(share) = a.observed_share {
-                    // search-stats treats a run with a variant as an algorithm of its own.
-                    line["variant"] = serde_json::json!(format!("observed-share={share}"));
+                    variant.push(format!("observed-share={share}"));
+                }
+                if let Some(chunk) = a.stream_chunk {
+                    variant.push(format!("stream-chunk={chunk}"));
+                }
+                if !variant.is_empty() {
+                    line["variant"] = serde_json::json!(variant.join(","));
                 }
                 println!("{line}");
             }

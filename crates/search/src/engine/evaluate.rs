@@ -11,18 +11,24 @@
 //! goals discovered at run time, and the values the code under test compared (the operands
 //! the probes saw), which the search feeds to the factory's observed pool.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use ferrosuite_exec::Host;
+use ferrosuite_exec::{Host, TestResult};
 use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
 
 use super::budget::{Budget, Usage};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::suite::TestId;
+
+/// Tests an algorithm hands to [`Evaluator::run_streamed`] at once.
+pub type Chunk = Vec<(TestId, Arc<Test>)>;
+
+/// A test that ran, with its trace.
+pub type Ran = (TestId, Arc<Test>, Arc<Trace>);
 
 /// Tests sent to the host at once.
 const SLICE: usize = 128;
@@ -34,22 +40,67 @@ const SLOW_SLICE: Duration = Duration::from_secs(1);
 /// Runs tests on a host and turns their results into cached traces.
 pub struct Evaluator<'h> {
     host: &'h mut Host,
-    goals: GoalSet,
+    books: Books,
     scorer: SuiteScorer,
     /// The probes of the classes' static initialisers, which every suite shares.
     init: Trace,
-    cache: BTreeMap<TestId, Arc<Trace>>,
-    usage: Usage,
     budget: Budget,
     started: Instant,
     in_host: Duration,
     in_fitness: Duration,
+    after_deadline: Option<Instant>,
+}
+
+/// What the evaluator learns from results: apart from the host, so that results can be taken
+/// in while the host runs the next tests ([`Evaluator::run_streamed`]).
+struct Books {
+    goals: GoalSet,
+    cache: BTreeMap<TestId, Arc<Trace>>,
+    usage: Usage,
     in_traces: Duration,
     new_goals: Vec<GoalId>,
-    /// Values the tests compared since the last [`take_compared`](Self::take_compared).
+    /// Values the tests compared since the last [`Evaluator::take_compared`].
     compared: Vec<Prim>,
     frozen: bool,
-    after_deadline: Option<Instant>,
+}
+
+impl Books {
+    /// Takes in the result of one test: counts it, keeps the values it compared (during the
+    /// search), registers the exception goals it reveals and caches its trace.
+    fn absorb(&mut self, id: TestId, test: &Test, mut result: TestResult) -> Arc<Trace> {
+        self.usage.statements += u64::from(result.executed);
+        self.usage.tests += 1;
+        self.usage.test_micros += result.micros;
+        if !self.frozen && !result.probes.compared.is_empty() {
+            // The test's own inputs come back among the operands: only the values it did not
+            // write itself are news (a constant or a value the code computed). (Array lengths
+            // are inputs too.)
+            let inputs: Vec<Prim> = test
+                .statements
+                .iter()
+                .filter_map(|s| match s {
+                    Statement::Primitive(p) => Some(as_operand(p)),
+                    Statement::ArrayNew { length, .. } => {
+                        i32::try_from(*length).ok().map(Prim::Int)
+                    }
+                    _ => None,
+                })
+                .collect();
+            self.compared.extend(
+                std::mem::take(&mut result.probes.compared)
+                    .into_iter()
+                    .filter(|v| !inputs.contains(v)),
+            );
+        }
+        let trace = Trace::from_result(&self.goals, test, &result);
+        if !self.frozen {
+            self.new_goals
+                .extend(self.goals.register_exceptions(&trace));
+        }
+        let trace = Arc::new(trace);
+        self.cache.insert(id, Arc::clone(&trace));
+        trace
+    }
 }
 
 impl<'h> Evaluator<'h> {
@@ -60,18 +111,20 @@ impl<'h> Evaluator<'h> {
         Evaluator {
             host,
             scorer: SuiteScorer::new(&goals),
-            goals,
+            books: Books {
+                goals,
+                cache: BTreeMap::new(),
+                usage: Usage::default(),
+                in_traces: Duration::ZERO,
+                new_goals: Vec::new(),
+                compared: Vec::new(),
+                frozen: false,
+            },
             init,
-            cache: BTreeMap::new(),
-            usage: Usage::default(),
             budget,
             started: Instant::now(),
             in_host: Duration::ZERO,
             in_fitness: Duration::ZERO,
-            in_traces: Duration::ZERO,
-            new_goals: Vec::new(),
-            compared: Vec::new(),
-            frozen: false,
             after_deadline: None,
         }
     }
@@ -79,13 +132,13 @@ impl<'h> Evaluator<'h> {
     /// The goal set (it grows by the exception goals found at run time).
     #[must_use]
     pub fn goals(&self) -> &GoalSet {
-        &self.goals
+        &self.books.goals
     }
 
     /// Gives the goal set back (after the search).
     #[must_use]
     pub fn into_goals(self) -> GoalSet {
-        self.goals
+        self.books.goals
     }
 
     /// The trace of class initialisation, shared by every suite.
@@ -97,12 +150,12 @@ impl<'h> Evaluator<'h> {
     /// Resources used so far.
     #[must_use]
     pub fn usage(&self) -> Usage {
-        self.usage
+        self.books.usage
     }
 
     /// Mutable counters (algorithms count their generations and evaluations here).
     pub fn usage_mut(&mut self) -> &mut Usage {
-        &mut self.usage
+        &mut self.books.usage
     }
 
     /// Wall time since the evaluator was created.
@@ -120,13 +173,13 @@ impl<'h> Evaluator<'h> {
     /// Whether the budget is used up.
     #[must_use]
     pub fn exhausted(&self) -> bool {
-        self.budget.exhausted(&self.usage, self.elapsed())
+        self.budget.exhausted(&self.books.usage, self.elapsed())
     }
 
     /// The share of the budget used, in \[0, 1\].
     #[must_use]
     pub fn progress(&self) -> f64 {
-        self.budget.progress(&self.usage, self.elapsed())
+        self.budget.progress(&self.books.usage, self.elapsed())
     }
 
     /// The budget.
@@ -138,7 +191,7 @@ impl<'h> Evaluator<'h> {
     /// The cached trace of a test, if it ran.
     #[must_use]
     pub fn trace(&self, id: TestId) -> Option<&Arc<Trace>> {
-        self.cache.get(&id)
+        self.books.cache.get(&id)
     }
 
     /// Runs the tests whose ids have no trace yet (in batches of up to 128, 8 once a batch took
@@ -150,7 +203,7 @@ impl<'h> Evaluator<'h> {
         let mut seen = std::collections::BTreeSet::new();
         let todo: Vec<(TestId, &Test)> = tests
             .iter()
-            .filter(|(id, _)| !self.cache.contains_key(id) && seen.insert(*id))
+            .filter(|(id, _)| !self.books.cache.contains_key(id) && seen.insert(*id))
             .copied()
             .collect();
         if todo.is_empty() {
@@ -163,7 +216,8 @@ impl<'h> Evaluator<'h> {
         let mut start = 0;
         let mut size = SLICE;
         while start < todo.len() {
-            if start > 0 && (!self.frozen && self.exhausted() || self.after_search_expired()) {
+            if start > 0 && (!self.books.frozen && self.exhausted() || self.after_search_expired())
+            {
                 break;
             }
             let slice = &todo[start..(start + size).min(todo.len())];
@@ -171,7 +225,7 @@ impl<'h> Evaluator<'h> {
             let batch: Vec<Test> = slice.iter().map(|(_, t)| (*t).clone()).collect();
             let t0 = Instant::now();
             // Under a time budget the host stops starting tests when it runs out.
-            let deadline = if self.frozen {
+            let deadline = if self.books.frozen {
                 self.after_deadline
             } else {
                 self.budget.time.map(|t| self.started + t)
@@ -184,49 +238,106 @@ impl<'h> Evaluator<'h> {
                 size = SLICE_WHEN_SLOW;
             }
             let t1 = Instant::now();
-            for ((id, test), mut result) in slice.iter().zip(results) {
-                self.usage.statements += u64::from(result.executed);
-                self.usage.tests += 1;
-                self.usage.test_micros += result.micros;
-                if !self.frozen && !result.probes.compared.is_empty() {
-                    // The test's own inputs come back among the operands: only the values it
-                    // did not write itself are news (a constant or a value the code computed).
-                    // (Array lengths are inputs too.)
-                    let inputs: Vec<Prim> = test
-                        .statements
-                        .iter()
-                        .filter_map(|s| match s {
-                            Statement::Primitive(p) => Some(as_operand(p)),
-                            Statement::ArrayNew { length, .. } => {
-                                i32::try_from(*length).ok().map(Prim::Int)
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    self.compared.extend(
-                        std::mem::take(&mut result.probes.compared)
-                            .into_iter()
-                            .filter(|v| !inputs.contains(v)),
-                    );
-                }
-                let trace = Trace::from_result(&self.goals, test, &result);
-                if !self.frozen {
-                    self.new_goals
-                        .extend(self.goals.register_exceptions(&trace));
-                }
-                let trace = Arc::new(trace);
-                self.cache.insert(*id, Arc::clone(&trace));
+            for ((id, test), result) in slice.iter().zip(results) {
+                let trace = self.books.absorb(*id, test, result);
                 out.push((*id, trace));
             }
-            self.in_traces += t1.elapsed();
+            self.books.in_traces += t1.elapsed();
         }
         Ok(out)
+    }
+
+    /// Runs the tests `produce` builds while it builds more: each chunk it returns goes to the
+    /// host at once, and while the host runs it `produce` is called for the next one, so that
+    /// building tests (and taking in results) on the search's side overlaps running them on
+    /// the JVM's (with two cores, one each). At most two chunks are out at a time: the one
+    /// running and the one queued behind it; results are taken in chunk by chunk, in order.
+    /// `produce` returns `None` when there is nothing more (it is not called again); under a
+    /// time budget it is not called once the budget is spent.
+    ///
+    /// Tests already traced or already produced run once; the others are returned in the
+    /// order produced, with their traces (those cut off by the deadline get none). What
+    /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
+    /// tests.
+    ///
+    /// ```text
+    /// search:  build 1 | build 2 | take in 1, build 3 | take in 2 | take in 3
+    /// host:             run 1 ---------| run 2 ----------| run 3 ---|
+    /// ```
+    pub fn run_streamed(
+        &mut self,
+        mut produce: impl FnMut() -> Result<Option<Chunk>>,
+    ) -> Result<Vec<Ran>> {
+        let Evaluator {
+            host,
+            books,
+            budget,
+            started,
+            in_host,
+            ..
+        } = self;
+        let deadline = budget.time.map(|t| *started + t);
+        let host: &mut Host = host;
+        std::thread::scope(|scope| {
+            let (to_host, requests) = mpsc::channel::<Vec<Test>>();
+            let (to_search, replies) = mpsc::channel();
+            scope.spawn(move || {
+                for batch in requests {
+                    let t0 = Instant::now();
+                    let results = host.run_until(&batch, false, deadline);
+                    let failed = results.is_err();
+                    if to_search.send((results, t0.elapsed())).is_err() || failed {
+                        break;
+                    }
+                }
+            });
+            let mut in_flight: VecDeque<Chunk> = VecDeque::new();
+            let mut seen: BTreeSet<TestId> = BTreeSet::new();
+            let mut out = Vec::new();
+            let mut producing = true;
+            loop {
+                if producing && in_flight.len() < 2 {
+                    let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
+                        None
+                    } else {
+                        produce()?
+                    };
+                    let Some(chunk) = chunk else {
+                        producing = false;
+                        continue;
+                    };
+                    let todo: Chunk = chunk
+                        .into_iter()
+                        .filter(|(id, _)| !books.cache.contains_key(id) && seen.insert(*id))
+                        .collect();
+                    if !todo.is_empty() {
+                        let batch = todo.iter().map(|(_, t)| Test::clone(t)).collect();
+                        to_host.send(batch).map_err(|_| Error::HostThread)?;
+                        in_flight.push_back(todo);
+                    }
+                    continue;
+                }
+                let Some(todo) = in_flight.pop_front() else {
+                    break;
+                };
+                let (results, took) = replies.recv().map_err(|_| Error::HostThread)?;
+                *in_host += took;
+                let results: Vec<TestResult> = results?;
+                let t1 = Instant::now();
+                for ((id, test), result) in todo.into_iter().zip(results) {
+                    let trace = books.absorb(id, &test, result);
+                    out.push((id, test, trace));
+                }
+                books.in_traces += t1.elapsed();
+            }
+            Ok(out)
+        })
     }
 
     /// Stops registering exception goals (minimisation runs variants of the final tests: an
     /// exception only a discarded variant throws must not become a goal).
     pub fn freeze_goals(&mut self) {
-        self.frozen = true;
+        self.books.frozen = true;
         // Under a time budget, what follows the search (minimisation) gets a quarter of it
         // more (at least 2 s): variants of slow tests must not make it unbounded.
         self.after_deadline = self
@@ -238,32 +349,32 @@ impl<'h> Evaluator<'h> {
     /// Whether the time after the search (see [`freeze_goals`](Self::freeze_goals)) is up.
     #[must_use]
     pub fn after_search_expired(&self) -> bool {
-        self.frozen && self.after_deadline.is_some_and(|d| Instant::now() >= d)
+        self.books.frozen && self.after_deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Exception goals registered since the last call.
     pub fn take_new_goals(&mut self) -> Vec<GoalId> {
-        std::mem::take(&mut self.new_goals)
+        std::mem::take(&mut self.books.new_goals)
     }
 
     /// The values the code under test compared in the tests run since the last call (in
     /// test order; without the values each test wrote itself; none once the goals are
     /// frozen): seeds for the factory's observed pool.
     pub fn take_compared(&mut self) -> Vec<Prim> {
-        std::mem::take(&mut self.compared)
+        std::mem::take(&mut self.books.compared)
     }
 
     /// Whole-suite fitness of the tests with these ids (each must have run), class
     /// initialisation included; counts one fitness evaluation.
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
         let t0 = Instant::now();
-        self.usage.evaluations += 1;
-        let cache = &self.cache;
+        self.books.usage.evaluations += 1;
+        let cache = &self.books.cache;
         let traces = std::iter::once(&self.init).chain(
             ids.into_iter()
                 .filter_map(|id| cache.get(&id).map(AsRef::as_ref)),
         );
-        let f = self.scorer.score(&self.goals, traces);
+        let f = self.scorer.score(&self.books.goals, traces);
         self.in_fitness += t0.elapsed();
         f
     }
@@ -271,7 +382,7 @@ impl<'h> Evaluator<'h> {
     /// Wall time spent turning results into traces (and registering exception goals).
     #[must_use]
     pub fn in_traces(&self) -> Duration {
-        self.in_traces
+        self.books.in_traces
     }
 
     /// Wall time spent computing whole-suite fitness.
@@ -282,7 +393,7 @@ impl<'h> Evaluator<'h> {
 
     /// Drops the cached traces of tests no longer needed.
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
-        self.cache.retain(|id, _| keep(*id));
+        self.books.cache.retain(|id, _| keep(*id));
     }
 }
 

@@ -42,6 +42,7 @@ mod single_target;
 mod whole_suite;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ferrosuite_fitness::GoalId;
@@ -52,7 +53,7 @@ use serde::{Deserialize, Serialize};
 
 pub use archive::{Archive, Kept};
 pub use budget::{Budget, Usage};
-pub use evaluate::Evaluator;
+pub use evaluate::{Chunk, Evaluator};
 pub use minimise::{Minimised, minimise};
 
 use crate::error::{Error, Result};
@@ -144,6 +145,15 @@ pub struct EngineConfig {
     pub bloat_factor: f64,
     /// Random tests run per batch by random search.
     pub random_batch: usize,
+    /// Tests handed to the host at once while the search builds the next ones (MOSA,
+    /// DynaMOSA, whole-suite, random): building overlaps running. 0 (the default) builds a
+    /// whole generation before running it: on a 2-core machine streaming did not shorten
+    /// runs (BENCHMARKS.md, issue 5), because the host runs one handed-over chunk at a time
+    /// and the worker waits for each round trip. The tests built do not depend on it; under a statement
+    /// budget neither does the suite, except where the last generation stops (with 0, a
+    /// generation of more than 128 new tests stops between batches of 128 once the budget is
+    /// spent; streamed generations run to their end).
+    pub stream_chunk: usize,
 }
 
 impl Default for EngineConfig {
@@ -158,6 +168,7 @@ impl Default for EngineConfig {
             rank_bias: 1.7,
             bloat_factor: 2.0,
             random_batch: 50,
+            stream_chunk: 0,
         }
     }
 }
@@ -274,6 +285,52 @@ impl Run<'_, '_, '_> {
                 self.archive.offer(self.eval.goals(), id, t, &trace);
             }
         }
+        self.seed_compared();
+        Ok(())
+    }
+
+    /// [`execute`](Self::execute) for tests built while earlier ones run (see
+    /// [`Evaluator::run_streamed`]): `produce` gets the factory, the RNG and the id source and
+    /// returns the next chunk, or `None` when the generation is complete. With
+    /// `stream_chunk` 0 every chunk is built first and the tests run in one batch (what the
+    /// streaming overlaps is then done in sequence; the tests are the same).
+    pub fn execute_streamed(
+        &mut self,
+        mut produce: impl FnMut(
+            &mut Factory<'_>,
+            &mut ChaCha8Rng,
+            &mut TestIds,
+        ) -> Result<Option<Chunk>>,
+    ) -> Result<()> {
+        let (factory, rng, ids) = (&mut *self.factory, &mut *self.rng, &mut self.ids);
+        let ran = if self.config.stream_chunk == 0 {
+            let mut all: Chunk = Vec::new();
+            while let Some(chunk) = produce(factory, rng, ids)? {
+                all.extend(chunk);
+            }
+            let refs: Vec<(TestId, &Test)> = all.iter().map(|(id, t)| (*id, &**t)).collect();
+            let traces = self.eval.run(&refs)?;
+            let mut given = all.iter();
+            traces
+                .into_iter()
+                .filter_map(|(id, trace)| {
+                    given
+                        .find(|(i, _)| *i == id)
+                        .map(|(_, t)| (id, Arc::clone(t), trace))
+                })
+                .collect()
+        } else {
+            self.eval.run_streamed(|| produce(factory, rng, ids))?
+        };
+        for (id, test, trace) in ran {
+            self.archive.offer(self.eval.goals(), id, &test, &trace);
+        }
+        self.seed_compared();
+        Ok(())
+    }
+
+    /// Feeds the values the tests compared to the factory's observed pool.
+    fn seed_compared(&mut self) {
         // What the code compared becomes seeds (the whole-suite paper's values observed at run
         // time): a string the code under test compares an argument with, a number it checks.
         // Harvested constants are seeds already: the pool keeps what only execution shows.
@@ -299,7 +356,6 @@ impl Run<'_, '_, '_> {
         for v in &fresh {
             pool.add(v);
         }
-        Ok(())
     }
 
     /// Whether every known goal is covered.

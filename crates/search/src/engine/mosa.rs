@@ -29,9 +29,11 @@ use ferrosuite_testcase::Test;
 use super::Run;
 use crate::crossover::test_crossover;
 use crate::error::Result;
+use crate::factory::Factory;
 use crate::mutation::mutate_test;
 use crate::random::{Rng, chance, index};
-use crate::suite::TestId;
+use crate::suite::{TestId, TestIds};
+use rand_chacha::ChaCha8Rng;
 
 #[derive(Clone)]
 struct Member {
@@ -200,6 +202,48 @@ fn activate(run: &Run<'_, '_, '_>, goal: GoalId, active: &mut BTreeSet<GoalId>) 
     }
 }
 
+/// Breeds two offspring into `q` (fewer when one comes out empty): binary tournaments,
+/// crossover with probability `crossover_rate`, mutation. An offspring equal to its parent
+/// keeps the parent's id (its trace is cached).
+fn breed(
+    factory: &mut Factory<'_>,
+    rng: &mut ChaCha8Rng,
+    ids: &mut TestIds,
+    pop: &[Member],
+    crossover_rate: f64,
+    q: &mut Vec<Member>,
+) -> Result<()> {
+    let p1 = tournament(pop, rng);
+    let p2 = tournament(pop, rng);
+    let (mut o1, mut o2) = if chance(rng, crossover_rate) {
+        (
+            test_crossover(factory, &p1.test, &p2.test, rng),
+            test_crossover(factory, &p2.test, &p1.test, rng),
+        )
+    } else {
+        (Test::clone(&p1.test), Test::clone(&p2.test))
+    };
+    mutate_test(factory, &mut o1, rng)?;
+    mutate_test(factory, &mut o2, rng)?;
+    for (o, p) in [(o1, p1), (o2, p2)] {
+        if o.is_empty() {
+            continue;
+        }
+        let (id, test) = if o == *p.test {
+            (p.id, Arc::clone(&p.test))
+        } else {
+            (ids.fresh(), Arc::new(o))
+        };
+        q.push(Member {
+            id,
+            test,
+            rank: 0,
+            crowding: 0.0,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
     let config = run.config.clone();
     let m = config.test_population;
@@ -226,49 +270,33 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
     let mut cache = VectorCache::default();
     let mut first = true;
     loop {
-        let offspring: Vec<Member> = if first {
+        let ran_before = run.eval.usage().tests;
+        let all: Vec<Member> = if first {
             first = false;
-            Vec::new()
+            let refs: Vec<(TestId, &Test)> = pop.iter().map(|t| (t.id, &*t.test)).collect();
+            run.execute(&refs)?;
+            pop.clone()
         } else {
-            let mut q = Vec::with_capacity(m);
-            while q.len() < m {
-                let p1 = tournament(&pop, run.rng);
-                let p2 = tournament(&pop, run.rng);
-                let (mut o1, mut o2) = if chance(run.rng, config.crossover_rate) {
-                    (
-                        test_crossover(run.factory, &p1.test, &p2.test, run.rng),
-                        test_crossover(run.factory, &p2.test, &p1.test, run.rng),
-                    )
-                } else {
-                    (Test::clone(&p1.test), Test::clone(&p2.test))
-                };
-                mutate_test(run.factory, &mut o1, run.rng)?;
-                mutate_test(run.factory, &mut o2, run.rng)?;
-                for (o, p) in [(o1, p1), (o2, p2)] {
-                    if o.is_empty() {
-                        continue;
-                    }
-                    let (id, test) = if o == *p.test {
-                        (p.id, Arc::clone(&p.test))
-                    } else {
-                        (run.ids.fresh(), Arc::new(o))
-                    };
-                    q.push(Member {
-                        id,
-                        test,
-                        rank: 0,
-                        crowding: 0.0,
-                    });
+            // Offspring are built in chunks, each running while the next is built.
+            let mut q: Vec<Member> = Vec::with_capacity(m);
+            let chunk = config.stream_chunk.max(1);
+            let parents = &pop;
+            run.execute_streamed(|factory, rng, ids| {
+                let start = q.len();
+                while q.len() < m && q.len() - start < chunk {
+                    breed(factory, rng, ids, parents, config.crossover_rate, &mut q)?;
                 }
-            }
-            q
+                Ok((q.len() > start).then(|| {
+                    q[start..]
+                        .iter()
+                        .map(|t| (t.id, Arc::clone(&t.test)))
+                        .collect()
+                }))
+            })?;
+            pop.iter().cloned().chain(q).collect()
         };
-        let all: Vec<Member> = pop.iter().cloned().chain(offspring).collect();
-        let refs: Vec<(TestId, &Test)> = all.iter().map(|t| (t.id, &*t.test)).collect();
         // One fitness evaluation per test run: parents (and offspring equal to a parent)
         // keep their cached traces and are not evaluated again.
-        let ran_before = run.eval.usage().tests;
-        run.execute(&refs)?;
         let ran = run.eval.usage().tests - ran_before;
         run.eval.usage_mut().evaluations += ran;
         // New exception goals are covered by the test that found them; DynaMOSA activates

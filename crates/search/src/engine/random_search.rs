@@ -2,32 +2,39 @@
 //! offered to the archive, until the budget is spent or every goal is covered. The baseline the
 //! evolutionary algorithms must beat.
 
-use ferrosuite_testcase::Test;
+use std::sync::Arc;
 
-use super::Run;
+use super::{Chunk, Run};
 use crate::error::{Error, Result};
-use crate::suite::TestId;
 
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+    let batch = run.config.random_batch;
+    let chunk = run.config.stream_chunk.max(1);
     while !run.done() {
-        let mut batch: Vec<(TestId, Test)> = Vec::with_capacity(run.config.random_batch);
-        for _ in 0..run.config.random_batch {
-            match run.factory.random_test(run.rng) {
-                Ok(t) => batch.push((run.ids.fresh(), t)),
-                Err(Error::Construction { .. }) => {}
-                Err(e) => return Err(e),
+        // A batch of random tests, built in chunks that run while the next is built.
+        let (mut attempts, mut built) = (0, 0);
+        let tests_before = run.eval.usage().tests;
+        run.execute_streamed(|factory, rng, ids| {
+            let mut out: Chunk = Vec::new();
+            while attempts < batch && out.len() < chunk {
+                attempts += 1;
+                match factory.random_test(rng) {
+                    Ok(t) => out.push((ids.fresh(), Arc::new(t))),
+                    Err(Error::Construction { .. }) => {}
+                    Err(e) => return Err(e),
+                }
             }
-        }
-        if batch.is_empty() {
+            built += out.len();
+            Ok((!out.is_empty()).then_some(out))
+        })?;
+        if built == 0 {
             // Nothing can be built: more attempts would not change that.
             return Err(Error::Construction {
                 cut: run.factory.cluster().cut.clone(),
-                attempts: run.config.random_batch,
+                attempts: batch,
             });
         }
-        let refs: Vec<(TestId, &Test)> = batch.iter().map(|(i, t)| (*i, t)).collect();
-        run.execute(&refs)?;
-        run.eval.usage_mut().evaluations += refs.len() as u64;
+        run.eval.usage_mut().evaluations += run.eval.usage().tests - tests_before;
         // Random search keeps no population: the archive holds the traces it needs.
         run.eval.retain(|_| false);
         run.generation(None);

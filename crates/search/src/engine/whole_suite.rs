@@ -16,6 +16,7 @@
 //! times as often as the median one.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use ferrosuite_testcase::Test;
 
@@ -57,7 +58,12 @@ fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individ
         .map(|t| (t.id, &*t.test))
         .collect();
     run.execute(&todo)?;
-    Ok(suites
+    Ok(score(run, suites))
+}
+
+/// Scores suites whose tests ran.
+fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Individual> {
+    suites
         .into_iter()
         .map(|mut suite| {
             suite.mark_executed();
@@ -69,7 +75,7 @@ fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individ
                 suite,
             }
         })
-        .collect())
+        .collect()
 }
 
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
@@ -85,22 +91,44 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let best_length = pop.first().map_or(1, |b| b.length.max(1));
         let mut next: Vec<Individual> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
-        let mut offspring = Vec::new();
-        while next.len() + offspring.len() < config.population {
-            let i = rank_index(pop.len(), config.rank_bias, unit(run.rng));
-            let j = rank_index(pop.len(), config.rank_bias, unit(run.rng));
-            let (mut o1, mut o2) = if chance(run.rng, config.crossover_rate) {
-                crossover(&pop[i].suite, &pop[j].suite, run.factory.config(), run.rng)
-            } else {
-                (pop[i].suite.clone(), pop[j].suite.clone())
-            };
-            mutate_suite(run.factory, &mut o1, &mut run.ids, run.rng)?;
-            mutate_suite(run.factory, &mut o2, &mut run.ids, run.rng)?;
-            parents.push((i, j));
-            offspring.push(o1);
-            offspring.push(o2);
-        }
-        let scored = evaluate(run, offspring)?;
+        let mut offspring: Vec<Suite> = Vec::new();
+        let wanted = config.population.saturating_sub(next.len());
+        let chunk = config.stream_chunk.max(1);
+        let parents_pop = &pop;
+        // Pairs of offspring are bred until their new tests fill a chunk, which runs while
+        // the next pairs are bred.
+        run.execute_streamed(|factory, rng, ids| {
+            let start = offspring.len();
+            let mut new_tests = 0;
+            while offspring.len() < wanted && new_tests < chunk {
+                let i = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
+                let j = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
+                let (mut o1, mut o2) = if chance(rng, config.crossover_rate) {
+                    crossover(
+                        &parents_pop[i].suite,
+                        &parents_pop[j].suite,
+                        factory.config(),
+                        rng,
+                    )
+                } else {
+                    (parents_pop[i].suite.clone(), parents_pop[j].suite.clone())
+                };
+                mutate_suite(factory, &mut o1, ids, rng)?;
+                mutate_suite(factory, &mut o2, ids, rng)?;
+                new_tests += o1.changed().count() + o2.changed().count();
+                parents.push((i, j));
+                offspring.push(o1);
+                offspring.push(o2);
+            }
+            Ok((offspring.len() > start).then(|| {
+                offspring[start..]
+                    .iter()
+                    .flat_map(|s| s.tests.iter())
+                    .map(|t| (t.id, Arc::clone(&t.test)))
+                    .collect()
+            }))
+        })?;
+        let scored = score(run, offspring);
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
         for ((i, j), pair) in parents.into_iter().zip(scored.chunks(2)) {

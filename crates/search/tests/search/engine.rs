@@ -47,6 +47,21 @@ fn fixture_search(
     budget: Budget,
     config: Config,
 ) -> Option<(SearchResult, GoalSet)> {
+    let engine = EngineConfig {
+        algorithm,
+        ..EngineConfig::default()
+    };
+    engine_search(cut, &engine, seed, budget, config)
+}
+
+fn engine_search(
+    cut: &str,
+    engine: &EngineConfig,
+    seed: u64,
+    budget: Budget,
+    config: Config,
+) -> Option<(SearchResult, GoalSet)> {
+    let algorithm = engine.algorithm;
     let mut host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
         instrument: vec![cut.into()],
@@ -69,16 +84,12 @@ fn fixture_search(
     let mut factory = subject.factory(config);
     let mut eval = Evaluator::new(&mut host, goals, budget);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let config = EngineConfig {
-        algorithm,
-        ..EngineConfig::default()
-    };
     let mut generations = 0u64;
     let mut observer = |p: &Progress| {
         generations += 1;
         assert!(p.covered <= p.goals);
     };
-    let result = search(&config, &mut factory, &mut eval, &mut rng, &mut observer).unwrap();
+    let result = search(engine, &mut factory, &mut eval, &mut rng, &mut observer).unwrap();
     assert_eq!(generations, result.usage.generations);
     let goals = eval.into_goals();
     // The minimised suite, run again, covers exactly what the search reports.
@@ -259,6 +270,41 @@ fn a_seed_and_a_statement_budget_give_the_same_suite() {
         let Some(a) = run(5) else { return };
         assert_eq!(Some(a.clone()), run(5), "{algorithm}");
         assert_ne!(Some(a), run(6), "{algorithm}: another seed, another suite");
+    }
+}
+
+/// Building tests while earlier ones run (`stream_chunk`) changes when tests run, not which:
+/// the suite is the one built a generation at a time (whole-suite excepted: without streaming
+/// its last generation may stop between batches of 128 tests, so there it is only the same
+/// for the same chunk size).
+#[test]
+fn streaming_tests_to_the_host_gives_the_same_suite() {
+    for algorithm in AlgorithmKind::ALL {
+        let run = |stream_chunk| {
+            let engine = EngineConfig {
+                algorithm,
+                stream_chunk,
+                ..EngineConfig::default()
+            };
+            engine_search(
+                STACK,
+                &engine,
+                3,
+                Budget::statements(8_000),
+                Config::default(),
+            )
+            .map(|(r, _)| serde_json::to_string(&r.tests).unwrap())
+        };
+        let Some(whole) = run(0) else { return };
+        let streamed = run(7);
+        assert_eq!(streamed, run(7), "{algorithm}: streamed twice");
+        if algorithm != AlgorithmKind::WholeSuite {
+            assert_eq!(
+                Some(whole),
+                streamed,
+                "{algorithm}: streamed and whole generations"
+            );
+        }
     }
 }
 
