@@ -9,12 +9,14 @@
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
-//! [--stream-chunk N]`
+//! [--stream-chunk N] [--no-minimise]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
 //! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
 //! to the host at once while the search builds the next; 0: whole generations, no overlap).
+//! `--no-minimise` reports the archive's tests as found (the coverage is the same; a run
+//! saves the time minimisation takes after the search, up to a quarter of a time budget).
 //! Classes are internal or binary names. `benches/scripts/search-experiment.sh` runs the
 //! comparison experiment with it, and `search-stats` summarises the JSON lines.
 // A measurement script: a bad argument or a failed start ends it with a message.
@@ -54,6 +56,7 @@ struct Args {
     timeout: Duration,
     observed_share: Option<f64>,
     stream_chunk: Option<usize>,
+    minimise: bool,
 }
 
 /// The search's configuration: the defaults, with `--observed-share` if given.
@@ -82,9 +85,14 @@ fn args() -> Args {
         timeout: Duration::from_secs(3),
         observed_share: None,
         stream_chunk: None,
+        minimise: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--no-minimise" {
+            a.minimise = false;
+            continue;
+        }
         let v = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
         match flag.as_str() {
             "--cp" => a.cp = v,
@@ -159,6 +167,7 @@ fn main() {
                 let config = EngineConfig {
                     algorithm,
                     stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
+                    minimise: a.minimise,
                     ..defaults
                 };
                 let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
@@ -220,6 +229,7 @@ fn main() {
                     "statements_executed": r.usage.statements, "seconds": secs,
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "generations": r.usage.generations,
+                    "minimised": a.minimise,
                 });
                 // search-stats treats a run with a variant as an algorithm of its own.
                 let mut variant = Vec::new();
