@@ -36,7 +36,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -614,7 +614,6 @@ impl Host {
         if tests.is_empty() {
             return Ok(Vec::new());
         }
-        let (program, setup, config) = (&self.program, &self.setup, &self.config);
         let workers = self.slots.len().min(tests.len());
         let size = if deadline.is_some() {
             MIN_CHUNK
@@ -626,34 +625,15 @@ impl Host {
         let chunks: Vec<&[Test]> = tests.chunks(size).collect();
         let next = AtomicUsize::new(0);
         let job = Job {
-            chunks: &chunks,
-            next: &next,
+            source: Source::Fixed {
+                chunks: &chunks,
+                next: &next,
+            },
+            sink: None,
             observe,
             deadline,
         };
-        let parts: Vec<Result<Vec<ChunkResults>>> = if workers == 1 {
-            vec![run_slot(&mut self.slots[0], program, setup, config, &job)]
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = self
-                    .slots
-                    .iter_mut()
-                    .take(workers)
-                    .map(|slot| {
-                        let job = &job;
-                        s.spawn(move || run_slot(slot, program, setup, config, job))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(Error::Protocol("a worker thread panicked".into()))
-                        })
-                    })
-                    .collect()
-            })
-        };
+        let parts = self.run_slots(workers, &job);
         let mut by_chunk: Vec<Option<Vec<TestResult>>> = vec![None; chunks.len()];
         for part in parts {
             for (i, r) in part? {
@@ -674,6 +654,70 @@ impl Host {
             return Err(Error::Protocol("a chunk of tests was not run".into()));
         }
         Ok(out)
+    }
+
+    /// Runs chunks of tests as they arrive on `chunks`, until the sender hangs up: each
+    /// chunk's results go to `results` as soon as the chunk is done, with its number (0, 1,
+    /// … in the order the chunks were taken; with one worker, the order sent and finished).
+    /// A worker is sent the next chunk while it runs the current one whenever that chunk has
+    /// arrived, so a caller that hands over the next chunk before the current one is done
+    /// keeps the worker busy without a gap. With a `deadline`, no chunk is started after it
+    /// (the results are those of a prefix, the last chunk possibly cut short). A failure
+    /// ends the job: the chunks not reported get no results.
+    ///
+    /// For searches that build tests while earlier ones run. Hostile tests are handled as in
+    /// [`run`](Self::run). Returns the time the workers' slots spent waiting for chunks
+    /// (summed over slots): the rest of the call's time the host was at work.
+    pub fn run_stream(
+        &mut self,
+        chunks: mpsc::Receiver<Vec<Test>>,
+        results: &mpsc::Sender<(usize, Vec<TestResult>)>,
+        observe: bool,
+        deadline: Option<Instant>,
+    ) -> Result<Duration> {
+        let chunks = Mutex::new(chunks);
+        let (next, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let waited = AtomicU64::new(0);
+        let job = Job {
+            source: Source::Stream {
+                chunks: &chunks,
+                next: &next,
+                stopped: &stopped,
+                waited: &waited,
+            },
+            sink: Some(results.clone()),
+            observe,
+            deadline,
+        };
+        let workers = self.slots.len();
+        for part in self.run_slots(workers, &job) {
+            part?;
+        }
+        Ok(Duration::from_nanos(waited.load(Ordering::Relaxed)))
+    }
+
+    /// Runs `job` on the first `workers` slots (each on a thread of its own when there are
+    /// several), returning what each slot returned.
+    fn run_slots(&mut self, workers: usize, job: &Job<'_>) -> Vec<Result<Vec<ChunkResults>>> {
+        let (program, setup, config) = (&self.program, &self.setup, &self.config);
+        if workers == 1 {
+            return vec![run_slot(&mut self.slots[0], program, setup, config, job)];
+        }
+        std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .slots
+                .iter_mut()
+                .take(workers)
+                .map(|slot| s.spawn(move || run_slot(slot, program, setup, config, job)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Protocol("a worker thread panicked".into())))
+                })
+                .collect()
+        })
     }
 }
 
@@ -796,32 +840,116 @@ fn start_worker(
 
 /// A batch cut into chunks that the slots of a host take in order.
 struct Job<'a> {
-    chunks: &'a [&'a [Test]],
-    /// The next chunk to take (set past the end to stop every slot).
-    next: &'a AtomicUsize,
+    source: Source<'a>,
+    /// Where finished chunks go as they finish (a stream); `None`: each slot returns them.
+    sink: Option<mpsc::Sender<ChunkResults>>,
     observe: bool,
     deadline: Option<Instant>,
 }
 
-impl Job<'_> {
+/// Where a job's chunks come from.
+enum Source<'a> {
+    /// A batch cut into chunks up front ([`Host::run_until`]).
+    Fixed {
+        chunks: &'a [&'a [Test]],
+        /// The next chunk to take (set past the end to stop every slot).
+        next: &'a AtomicUsize,
+    },
+    /// Chunks handed over while the job runs ([`Host::run_stream`]), numbered in the order
+    /// they are taken.
+    Stream {
+        chunks: &'a Mutex<mpsc::Receiver<Vec<Test>>>,
+        next: &'a AtomicUsize,
+        stopped: &'a AtomicBool,
+        /// Nanoseconds the slots spent waiting for a chunk to arrive.
+        waited: &'a AtomicU64,
+    },
+}
+
+/// The tests of a chunk a slot has taken.
+enum Tests<'a> {
+    Borrowed(&'a [Test]),
+    Owned(Vec<Test>),
+}
+
+impl std::ops::Deref for Tests<'_> {
+    type Target = [Test];
+
+    fn deref(&self) -> &[Test] {
+        match self {
+            Tests::Borrowed(t) => t,
+            Tests::Owned(t) => t,
+        }
+    }
+}
+
+impl<'a> Job<'a> {
     fn late(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Takes the next chunk, unless the deadline has passed or none is left.
-    fn claim(&self) -> Option<usize> {
+    /// Takes the next chunk, unless the deadline has passed or none is left. A stream waits
+    /// for the next chunk when `wait` is set (until the sender closes), and otherwise takes
+    /// one only if it is there already.
+    fn claim(&self, wait: bool) -> Option<(usize, Tests<'a>)> {
         if self.late() {
             // Chunks are taken in order: the ones run form a prefix.
             self.stop();
             return None;
         }
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
-        (i < self.chunks.len()).then_some(i)
+        match self.source {
+            Source::Fixed { chunks, next } => {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                chunks.get(i).map(|c| (i, Tests::Borrowed(c)))
+            }
+            Source::Stream {
+                chunks,
+                next,
+                stopped,
+                waited,
+            } => {
+                if stopped.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let t0 = Instant::now();
+                let rx = chunks.lock().ok()?;
+                let tests = if wait {
+                    // Waiting ends at the deadline too: no chunk starts after it.
+                    let r = match self.deadline {
+                        Some(d) => rx.recv_timeout(d.saturating_duration_since(t0)).ok(),
+                        None => rx.recv().ok(),
+                    };
+                    let nanos = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                    waited.fetch_add(nanos, Ordering::Relaxed);
+                    r?
+                } else {
+                    rx.try_recv().ok()?
+                };
+                // Numbered under the lock: the numbers follow the order of arrival.
+                Some((next.fetch_add(1, Ordering::Relaxed), Tests::Owned(tests)))
+            }
+        }
     }
 
     /// No slot takes another chunk.
     fn stop(&self) {
-        self.next.store(self.chunks.len(), Ordering::Relaxed);
+        match self.source {
+            Source::Fixed { chunks, next } => next.store(chunks.len(), Ordering::Relaxed),
+            Source::Stream { stopped, .. } => stopped.store(true, Ordering::Relaxed),
+        }
+    }
+
+    /// A chunk is finished: into the slot's results, or at once to the stream's sink.
+    fn finish(&self, done: &mut Vec<ChunkResults>, index: usize, results: Vec<TestResult>) {
+        match &self.sink {
+            // A receiver that hung up wants no more: the job ends with the chunks in flight.
+            Some(sink) => {
+                if sink.send((index, results)).is_err() {
+                    self.stop();
+                }
+            }
+            None => done.push((index, results)),
+        }
     }
 }
 
@@ -847,8 +975,9 @@ enum Outcome {
 }
 
 /// A chunk a slot has taken.
-struct Claimed {
+struct Claimed<'a> {
     index: usize,
+    tests: Tests<'a>,
     results: Vec<TestResult>,
     /// Size of the request frame sent to the current worker; `None` while the current
     /// worker does not have it (not sent yet, or sent to a worker that was lost).
@@ -891,7 +1020,7 @@ fn slot_loop(
 ) -> Result<Vec<ChunkResults>> {
     let wait = config.timeout + config.kill_grace;
     let mut done = Vec::new();
-    let mut queue: VecDeque<Claimed> = VecDeque::with_capacity(IN_FLIGHT);
+    let mut queue: VecDeque<Claimed<'_>> = VecDeque::with_capacity(IN_FLIGHT);
     // After a worker died with results in its buffer, the rest of the chunk runs with a flush
     // per test, so that a test that kills the worker again is the one scored as crashed.
     let mut flush_each = false;
@@ -899,21 +1028,24 @@ fn slot_loop(
     let mut frame = Vec::new();
     loop {
         while queue.len() < IN_FLIGHT {
-            let Some(index) = job.claim() else { break };
+            // A stream is waited for only when the slot has nothing else to do.
+            let Some((index, tests)) = job.claim(queue.is_empty()) else {
+                break;
+            };
             queue.push_back(Claimed {
                 index,
-                results: Vec::with_capacity(job.chunks[index].len()),
+                results: Vec::with_capacity(tests.len()),
+                tests,
                 sent: None,
             });
         }
         let Some(front) = queue.front() else {
             return Ok(done);
         };
-        let chunk = job.chunks[front.index];
-        if front.results.len() == chunk.len() {
+        if front.results.len() == front.tests.len() {
             // Complete (its worker retired or died after the last test).
             if let Some(f) = queue.pop_front() {
-                done.push((f.index, f.results));
+                job.finish(&mut done, f.index, f.results);
             }
             flush_each = false;
             continue;
@@ -923,7 +1055,7 @@ fn slot_loop(
                 // Cut short at the deadline: the prefix ends here.
                 job.stop();
                 if let Some(f) = queue.pop_front() {
-                    done.push((f.index, f.results));
+                    job.finish(&mut done, f.index, f.results);
                 }
                 return Ok(done);
             }
@@ -943,7 +1075,7 @@ fn slot_loop(
             if c.sent.is_some() {
                 continue;
             }
-            let rest = &job.chunks[c.index][c.results.len()..];
+            let rest = &c.tests[c.results.len()..];
             let request = RequestRef::Run {
                 tests: rest,
                 observe: job.observe,
@@ -1013,7 +1145,7 @@ fn slot_loop(
             }
         };
         let alive = match outcome {
-            Outcome::Done if front.results.len() == job.chunks[front.index].len() => Some(p),
+            Outcome::Done if front.results.len() == front.tests.len() => Some(p),
             Outcome::Done | Outcome::Unexpected(_) => {
                 let _ = p.kill();
                 let detail = match outcome {
@@ -1064,7 +1196,7 @@ fn slot_loop(
             Some(p) => {
                 slot.proc = Some(p);
                 if let Some(f) = queue.pop_front() {
-                    done.push((f.index, f.results));
+                    job.finish(&mut done, f.index, f.results);
                 }
                 flush_each = false;
             }

@@ -101,6 +101,42 @@ fn results_are_the_same_in_fresh_reused_and_parallel_workers() {
         .flat_map(|t| strip(reused.run(std::slice::from_ref(t), true).unwrap()))
         .collect();
     assert_eq!(first, singles);
+    // And so do chunks handed over while the host runs, to one worker and to two.
+    assert_eq!(first, strip(streamed(&mut reused, &tests, 4)), "streamed");
+    assert_eq!(
+        first,
+        strip(streamed(&mut two, &tests, 3)),
+        "streamed to two workers"
+    );
+}
+
+/// Runs `tests` with [`Host::run_stream`], in chunks of `size` sent by another thread with a
+/// pause after each (so that the host waits for chunks as well as finding them queued), and
+/// puts the results back in order.
+fn streamed(
+    host: &mut ferrosuite_exec::Host,
+    tests: &[Test],
+    size: usize,
+) -> Vec<ferrosuite_exec::TestResult> {
+    use std::sync::mpsc;
+    let (to_host, chunks) = mpsc::channel();
+    let (sink, results) = mpsc::channel();
+    let by_chunk = std::thread::scope(|s| {
+        s.spawn(move || {
+            for c in tests.chunks(size) {
+                to_host.send(c.to_vec()).unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
+        host.run_stream(chunks, &sink, true, None).unwrap();
+        drop(sink);
+        results.iter().collect::<std::collections::BTreeMap<_, _>>()
+    });
+    assert_eq!(
+        by_chunk.keys().copied().collect::<Vec<_>>(),
+        (0..tests.len().div_ceil(size)).collect::<Vec<_>>()
+    );
+    by_chunk.into_values().flatten().collect()
 }
 
 #[test]

@@ -189,6 +189,34 @@ fn a_deadline_cuts_a_chunk_of_hanging_tests_short() {
     assert!(results.iter().all(|r| r.status == Status::Timeout));
 }
 
+/// A stream of chunks of hanging tests under a deadline: the chunk running at the deadline is
+/// cut short, no chunk starts after it, and the host returns at the deadline even though the
+/// sender is still open (it does not wait for a chunk that would not run anyway).
+#[test]
+fn a_stream_ends_at_the_deadline() {
+    use std::sync::mpsc;
+    let mut host = hostile_host();
+    let hang = call("Runaway", "spinUninstrumented", "()V");
+    let (to_host, chunks) = mpsc::channel();
+    let (sink, results) = mpsc::channel();
+    to_host.send(vec![hang.clone(); 4]).unwrap();
+    to_host.send(vec![hang; 4]).unwrap();
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let t0 = Instant::now();
+    host.run_stream(chunks, &sink, false, Some(deadline))
+        .unwrap();
+    drop(sink);
+    let got: Vec<(usize, Vec<ferrosuite_exec::TestResult>)> = results.iter().collect();
+    // The first chunk is cut after its first test (lost to the time limit); the second never
+    // starts; the sender (still open) is not waited for.
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 0);
+    assert_eq!(got[0].1.len(), 1);
+    assert_eq!(got[0].1[0].status, Status::Timeout);
+    assert!(t0.elapsed() < Duration::from_secs(30), "{:?}", t0.elapsed());
+    drop(to_host);
+}
+
 /// Exits, file writes, deletes and renames, processes and sockets: each throws the sandbox's
 /// error, repeatedly, and nothing outside happens.
 #[test]

@@ -30,6 +30,10 @@ pub type Chunk = Vec<(TestId, Arc<Test>)>;
 /// A test that ran, with its trace.
 pub type Ran = (TestId, Arc<Test>, Arc<Trace>);
 
+/// Chunks [`Evaluator::run_streamed`] has out at a time: the one the worker runs, the one
+/// waiting in its pipe, and one more the search has finished building.
+pub const AHEAD: usize = 3;
+
 /// Tests sent to the host at once.
 const SLICE: usize = 128;
 /// Tests sent at once after a slice took longer than [`SLOW_SLICE`].
@@ -248,21 +252,22 @@ impl<'h> Evaluator<'h> {
     }
 
     /// Runs the tests `produce` builds while it builds more: each chunk it returns goes to the
-    /// host at once, and while the host runs it `produce` is called for the next one, so that
-    /// building tests (and taking in results) on the search's side overlaps running them on
-    /// the JVM's (with two cores, one each). At most two chunks are out at a time: the one
-    /// running and the one queued behind it; results are taken in chunk by chunk, in order.
+    /// host at once ([`Host::run_stream`]), which hands it to the worker as soon as the
+    /// worker is done with the one before (it waits in the worker's pipe), while `produce` is
+    /// called for the next; results are taken in chunk by chunk, in order, between calls. So
+    /// building tests and taking in results on the search's side overlap running tests on
+    /// the JVM's (with two cores, one each). At most [`AHEAD`] chunks are out at a time.
     /// `produce` returns `None` when there is nothing more (it is not called again); under a
     /// time budget it is not called once the budget is spent.
     ///
     /// Tests already traced or already produced run once; the others are returned in the
     /// order produced, with their traces (those cut off by the deadline get none). What
     /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
-    /// tests.
+    /// tests. The time the host worked (not waiting for chunks) counts as time in the host.
     ///
     /// ```text
-    /// search:  build 1 | build 2 | take in 1, build 3 | take in 2 | take in 3
-    /// host:             run 1 ---------| run 2 ----------| run 3 ---|
+    /// search:  build 1 | build 2 | build 3 | take in 1, build 4 | take in 2 …
+    /// worker:           run 1 ---------------| run 2 ------------| run 3 …
     /// ```
     pub fn run_streamed(
         &mut self,
@@ -281,22 +286,19 @@ impl<'h> Evaluator<'h> {
         std::thread::scope(|scope| {
             let (to_host, requests) = mpsc::channel::<Vec<Test>>();
             let (to_search, replies) = mpsc::channel();
-            scope.spawn(move || {
-                for batch in requests {
-                    let t0 = Instant::now();
-                    let results = host.run_until(&batch, false, deadline);
-                    let failed = results.is_err();
-                    if to_search.send((results, t0.elapsed())).is_err() || failed {
-                        break;
-                    }
-                }
+            let runner = scope.spawn(move || {
+                let t0 = Instant::now();
+                let waited = host.run_stream(requests, &to_search, false, deadline)?;
+                Ok::<_, Error>(t0.elapsed().saturating_sub(waited))
             });
             let mut in_flight: VecDeque<Chunk> = VecDeque::new();
+            let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
+            let mut taken = 0usize;
             let mut seen: BTreeSet<TestId> = BTreeSet::new();
             let mut out = Vec::new();
             let mut producing = true;
-            loop {
-                if producing && in_flight.len() < 2 {
+            'chunks: loop {
+                if producing && in_flight.len() < AHEAD {
                     let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
                         None
                     } else {
@@ -312,7 +314,11 @@ impl<'h> Evaluator<'h> {
                         .collect();
                     if !todo.is_empty() {
                         let batch = todo.iter().map(|(_, t)| Test::clone(t)).collect();
-                        to_host.send(batch).map_err(|_| Error::HostThread)?;
+                        if to_host.send(batch).is_err() {
+                            // The host stopped (deadline or failure): nothing more runs.
+                            producing = false;
+                            continue;
+                        }
                         in_flight.push_back(todo);
                     }
                     continue;
@@ -320,9 +326,19 @@ impl<'h> Evaluator<'h> {
                 let Some(todo) = in_flight.pop_front() else {
                     break;
                 };
-                let (results, took) = replies.recv().map_err(|_| Error::HostThread)?;
-                *in_host += took;
-                let results: Vec<TestResult> = results?;
+                // Chunks finish in order with one worker; with several they are put back in
+                // order.
+                while !arrived.contains_key(&taken) {
+                    match replies.recv() {
+                        Ok((i, results)) => {
+                            arrived.insert(i, results);
+                        }
+                        // The host stopped: the chunks not reported get no traces.
+                        Err(_) => break 'chunks,
+                    }
+                }
+                let results = arrived.remove(&taken).unwrap_or_default();
+                taken += 1;
                 let t1 = Instant::now();
                 for ((id, test), result) in todo.into_iter().zip(results) {
                     let trace = books.absorb(id, &test, result);
@@ -330,6 +346,9 @@ impl<'h> Evaluator<'h> {
                 }
                 books.in_traces += t1.elapsed();
             }
+            drop(to_host);
+            let worked = runner.join().map_err(|_| Error::HostThread)??;
+            *in_host += worked;
             Ok(out)
         })
     }
