@@ -81,8 +81,13 @@ CLAIMS="$OUT.claims"
 mkdir -p "$CLAIMS"
 for c in "$CLAIMS"/*; do
     [ -e "$c" ] || continue
-    pid=$(cat "$c/pid" 2>/dev/null || echo 0)
-    kill -0 "$pid" 2>/dev/null || rm -rf "$c"
+    pid=$(cat "$c/pid" 2>/dev/null || true)
+    if [ -z "$pid" ]; then
+        # A claim being made has no pid for a moment; one that never got it is stale.
+        [ -n "$(find "$c" -maxdepth 0 -mmin +5)" ] && rm -rf "$c"
+    elif ! kill -0 "$pid" 2>/dev/null; then
+        rm -rf "$c"
+    fi
 done
 
 # Lane $1, pinned to core $2 (none when empty).
@@ -99,7 +104,12 @@ lane() {
                 fi
                 claim="$CLAIMS/${internal//\//.}-$a-$s"
                 mkdir "$claim" 2>/dev/null || continue
-                echo "$BASHPID" > "$claim/pid"
+                echo "$BASHPID" > "$claim/pid.tmp" && mv "$claim/pid.tmp" "$claim/pid"
+                # Another lane may have finished it between the check above and the claim.
+                if grep -q "\"algorithm\":\"$a\",.*\"class\":\"$internal\",.*\"seed\":$s," "$OUT"; then
+                    rm -rf "$claim"
+                    continue
+                fi
                 echo "[$i/$total, lane $k${core:+ on core $core}] $class $a seed $s (${BUDGET} s)" >&2
                 line=$("${pin[@]}" "$BENCH" --cp "$CP" --class "$class" --algorithm "$a" --seeds 1 \
                     --first-seed "$s" --seconds "$BUDGET" --workers "$WORKERS" "${minimise[@]}" 2>/dev/null |

@@ -658,7 +658,7 @@ impl Host {
 
     /// Runs chunks of tests as they arrive on `chunks`, until the sender hangs up: each
     /// chunk's results go to `results` as soon as the chunk is done, with its number (0, 1,
-    /// … in the order the chunks were taken; with one worker, the order sent and finished).
+    /// … in the order sent; with one worker they also finish in that order).
     /// A worker is sent the next chunk while it runs the current one whenever that chunk has
     /// arrived, so a caller that hands over the next chunk before the current one is done
     /// keeps the worker busy without a gap. With a `deadline`, no chunk is started after it
@@ -666,8 +666,8 @@ impl Host {
     /// ends the job: the chunks not reported get no results.
     ///
     /// For searches that build tests while earlier ones run. Hostile tests are handled as in
-    /// [`run`](Self::run). Returns the time the workers' slots spent waiting for chunks
-    /// (summed over slots): the rest of the call's time the host was at work.
+    /// [`run`](Self::run). Returns the time the workers spent waiting for chunks (the mean
+    /// over workers): the rest of the call's time the host was at work.
     pub fn run_stream(
         &mut self,
         chunks: mpsc::Receiver<Vec<Test>>,
@@ -693,7 +693,9 @@ impl Host {
         for part in self.run_slots(workers, &job) {
             part?;
         }
-        Ok(Duration::from_nanos(waited.load(Ordering::Relaxed)))
+        let per_worker =
+            waited.load(Ordering::Relaxed) / u64::try_from(workers.max(1)).unwrap_or(1);
+        Ok(Duration::from_nanos(per_worker))
     }
 
     /// Runs `job` on the first `workers` slots (each on a thread of its own when there are
@@ -856,7 +858,7 @@ enum Source<'a> {
         next: &'a AtomicUsize,
     },
     /// Chunks handed over while the job runs ([`Host::run_stream`]), numbered in the order
-    /// they are taken.
+    /// they were sent.
     Stream {
         chunks: &'a Mutex<mpsc::Receiver<Vec<Test>>>,
         next: &'a AtomicUsize,
@@ -908,25 +910,48 @@ impl<'a> Job<'a> {
                 stopped,
                 waited,
             } => {
-                if stopped.load(Ordering::Relaxed) {
-                    return None;
-                }
                 let t0 = Instant::now();
-                let rx = chunks.lock().ok()?;
-                let tests = if wait {
-                    // Waiting ends at the deadline too: no chunk starts after it.
-                    let r = match self.deadline {
-                        Some(d) => rx.recv_timeout(d.saturating_duration_since(t0)).ok(),
-                        None => rx.recv().ok(),
+                let got = loop {
+                    if self.late() {
+                        self.stop();
+                        break None;
+                    }
+                    if stopped.load(Ordering::Relaxed) {
+                        break None;
+                    }
+                    // A slot with chunks of its own never waits behind one waiting for the next
+                    // (the one holding the lock has seen the channel empty).
+                    let rx = if wait {
+                        chunks.lock().ok()?
+                    } else {
+                        match chunks.try_lock() {
+                            Ok(rx) => rx,
+                            Err(_) => break None,
+                        }
                     };
+                    // Numbered under the lock: the numbers follow the order sent.
+                    let number = || next.fetch_add(1, Ordering::Relaxed);
+                    if !wait {
+                        break rx.try_recv().ok().map(|tests| (number(), tests));
+                    }
+                    // In slices, so that a stop (another slot failed) or the deadline ends the
+                    // wait.
+                    let slice = self.deadline.map_or(WAIT_SLICE, |d| {
+                        d.saturating_duration_since(Instant::now()).min(WAIT_SLICE)
+                    });
+                    match rx.recv_timeout(slice) {
+                        Ok(tests) => break Some((number(), tests)),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                    }
+                };
+                if wait {
                     let nanos = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
                     waited.fetch_add(nanos, Ordering::Relaxed);
-                    r?
-                } else {
-                    rx.try_recv().ok()?
-                };
-                // Numbered under the lock: the numbers follow the order of arrival.
-                Some((next.fetch_add(1, Ordering::Relaxed), Tests::Owned(tests)))
+                }
+                // A chunk taken as the job stops is dropped with it.
+                let (number, tests) = got.filter(|_| !stopped.load(Ordering::Relaxed))?;
+                Some((number, Tests::Owned(tests)))
             }
         }
     }
@@ -952,6 +977,10 @@ impl<'a> Job<'a> {
         }
     }
 }
+
+/// Longest a slot waiting for a streamed chunk goes without looking at the deadline and at
+/// whether the job stopped.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// Chunks a slot keeps in flight: the one its worker runs and the next, sent ahead into the
 /// pipe so that the worker starts it the moment it finishes the current one, instead of

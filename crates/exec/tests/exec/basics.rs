@@ -110,6 +110,33 @@ fn results_are_the_same_in_fresh_reused_and_parallel_workers() {
     );
 }
 
+/// Two workers fed one chunk at a time, the next only once the last one's results are back
+/// (what a search does at the end of a generation): the worker with a chunk must not wait
+/// behind the idle one waiting for the next chunk. (Whether the two meet at the lock is up to
+/// the scheduler: the test exercises the pattern, it cannot force the interleaving.)
+#[test]
+fn a_stream_fed_one_chunk_at_a_time_runs_on_two_workers() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut c = crate::config(vec![crate::fixtures().clone()], &["examples/Stack"]);
+    c.workers = 2;
+    let mut host = ferrosuite_exec::Host::start(c).unwrap();
+    let (to_host, chunks) = mpsc::channel();
+    let (sink, results) = mpsc::channel::<(usize, Vec<ferrosuite_exec::TestResult>)>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            for k in 0..6 {
+                to_host.send(vec![stack_test(); 3]).unwrap();
+                let (i, r) = results
+                    .recv_timeout(Duration::from_secs(60))
+                    .expect("the chunk's results within a minute");
+                assert_eq!((i, r.len()), (k, 3));
+            }
+        });
+        host.run_stream(chunks, &sink, false, None).unwrap();
+    });
+}
+
 /// Runs `tests` with [`Host::run_stream`], in chunks of `size` sent by another thread with a
 /// pause after each (so that the host waits for chunks as well as finding them queued), and
 /// puts the results back in order.

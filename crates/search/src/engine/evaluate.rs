@@ -296,16 +296,19 @@ impl<'h> Evaluator<'h> {
             let mut taken = 0usize;
             let mut seen: BTreeSet<TestId> = BTreeSet::new();
             let mut out = Vec::new();
-            let mut producing = true;
+            // Dropped when nothing more comes: the host then ends once the chunks out are done.
+            let mut to_host = Some(to_host);
             'chunks: loop {
-                if producing && in_flight.len() < AHEAD {
+                if let Some(sender) = &to_host
+                    && in_flight.len() < AHEAD
+                {
                     let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
                         None
                     } else {
                         produce()?
                     };
                     let Some(chunk) = chunk else {
-                        producing = false;
+                        to_host = None;
                         continue;
                     };
                     let todo: Chunk = chunk
@@ -314,9 +317,9 @@ impl<'h> Evaluator<'h> {
                         .collect();
                     if !todo.is_empty() {
                         let batch = todo.iter().map(|(_, t)| Test::clone(t)).collect();
-                        if to_host.send(batch).is_err() {
+                        if sender.send(batch).is_err() {
                             // The host stopped (deadline or failure): nothing more runs.
-                            producing = false;
+                            to_host = None;
                             continue;
                         }
                         in_flight.push_back(todo);

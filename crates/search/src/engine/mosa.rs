@@ -83,15 +83,16 @@ impl VectorCache {
         self.objectives = objectives.to_vec();
     }
 
-    /// Computes the vector of a test not cached yet.
+    /// Computes the vector of a test not cached yet. A test without a trace (its run was cut
+    /// off by the deadline) gets none: it is as far as can be from every objective, and it is
+    /// not cached, since a later run would give it a trace.
     fn fill(&mut self, run: &Run<'_, '_, '_>, id: TestId) {
         let objectives = &self.objectives;
-        self.vectors
-            .entry(id)
-            .or_insert_with(|| match run.eval.trace(id) {
-                Some(trace) => run.eval.goals().fitness_vector(objectives, trace),
-                None => vec![f64::INFINITY; objectives.len()],
-            });
+        if let Some(trace) = run.eval.trace(id) {
+            self.vectors
+                .entry(id)
+                .or_insert_with(|| run.eval.goals().fitness_vector(objectives, trace));
+        }
     }
 }
 
@@ -347,9 +348,10 @@ fn select(
     for t in &all {
         cache.fill(run, t.id);
     }
+    let unreached = vec![f64::INFINITY; objectives.len()];
     let vectors: Vec<&[f64]> = all
         .iter()
-        .map(|t| cache.vectors.get(&t.id).map_or(&[][..], Vec::as_slice))
+        .map(|t| cache.vectors.get(&t.id).unwrap_or(&unreached).as_slice())
         .collect();
     let mut fronts: Vec<Vec<usize>> = Vec::new();
     // Front 0: the best test for each objective (ties: shortest, then first).
