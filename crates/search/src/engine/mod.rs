@@ -148,7 +148,7 @@ pub struct EngineConfig {
     /// Tests handed to the host at once while the search builds the next ones (MOSA,
     /// DynaMOSA, whole-suite, random): building overlaps running, and the next chunk waits in
     /// the worker's pipe while the worker runs the current one. 0 builds a whole generation
-    /// before running it. Default 10: on 2 cores, 1.07–1.30× the statements per second of
+    /// before running it. Default 10: on 2 cores, 1.0–1.34× the statements per second of
     /// whole generations (BENCHMARKS.md, issue 5); 5 and 25 did no better. The tests built do
     /// not depend on it; under a statement budget neither does the suite, except where the
     /// last generation stops (with 0, a generation of more than 128 new tests stops between
