@@ -32,6 +32,7 @@
 //! # Ok(()) }
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -840,7 +841,8 @@ fn start_worker(
     }
 }
 
-/// A batch cut into chunks that the slots of a host take in order.
+/// Chunks of tests (a batch cut up front, or chunks streamed in) that the slots of a host take
+/// in order.
 struct Job<'a> {
     source: Source<'a>,
     /// Where finished chunks go as they finish (a stream); `None`: each slot returns them.
@@ -868,22 +870,8 @@ enum Source<'a> {
     },
 }
 
-/// The tests of a chunk a slot has taken.
-enum Tests<'a> {
-    Borrowed(&'a [Test]),
-    Owned(Vec<Test>),
-}
-
-impl std::ops::Deref for Tests<'_> {
-    type Target = [Test];
-
-    fn deref(&self) -> &[Test] {
-        match self {
-            Tests::Borrowed(t) => t,
-            Tests::Owned(t) => t,
-        }
-    }
-}
+/// The tests of a chunk a slot has taken: borrowed from a batch, owned when streamed in.
+type Tests<'a> = Cow<'a, [Test]>;
 
 impl<'a> Job<'a> {
     fn late(&self) -> bool {
@@ -902,7 +890,7 @@ impl<'a> Job<'a> {
         match self.source {
             Source::Fixed { chunks, next } => {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                chunks.get(i).map(|c| (i, Tests::Borrowed(c)))
+                chunks.get(i).map(|c| (i, Cow::Borrowed(*c)))
             }
             Source::Stream {
                 chunks,
@@ -951,7 +939,7 @@ impl<'a> Job<'a> {
                 }
                 // A chunk taken as the job stops is dropped with it.
                 let (number, tests) = got.filter(|_| !stopped.load(Ordering::Relaxed))?;
-                Some((number, Tests::Owned(tests)))
+                Some((number, Cow::Owned(tests)))
             }
         }
     }

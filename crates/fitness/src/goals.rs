@@ -301,8 +301,8 @@ impl ProbeGoals {
     /// The index of the static goals `links` describe.
     pub(crate) fn new(set: &GoalSet) -> Self {
         let mut index = ProbeGoals::default();
-        for (i, link) in set.links.iter().enumerate() {
-            let id = GoalId(u32::try_from(i).unwrap_or(u32::MAX));
+        for (goal, link) in set.goals.iter().zip(&set.links) {
+            let id = goal.id;
             match *link {
                 Link::Branch(n) => index.branches.push((set.branches[n].slot, id)),
                 Link::Line(l) => index.lines.push((set.lines[l].probe, id)),

@@ -42,7 +42,6 @@ mod single_target;
 mod whole_suite;
 
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use ferrosuite_fitness::GoalId;
@@ -302,26 +301,16 @@ impl Run<'_, '_, '_> {
             &mut TestIds,
         ) -> Result<Option<Chunk>>,
     ) -> Result<()> {
-        let (factory, rng, ids) = (&mut *self.factory, &mut *self.rng, &mut self.ids);
-        let ran = if self.config.stream_chunk == 0 {
+        if self.config.stream_chunk == 0 {
             let mut all: Chunk = Vec::new();
-            while let Some(chunk) = produce(factory, rng, ids)? {
+            while let Some(chunk) = produce(self.factory, self.rng, &mut self.ids)? {
                 all.extend(chunk);
             }
             let refs: Vec<(TestId, &Test)> = all.iter().map(|(id, t)| (*id, &**t)).collect();
-            let traces = self.eval.run(&refs)?;
-            let mut given = all.iter();
-            traces
-                .into_iter()
-                .filter_map(|(id, trace)| {
-                    given
-                        .find(|(i, _)| *i == id)
-                        .map(|(_, t)| (id, Arc::clone(t), trace))
-                })
-                .collect()
-        } else {
-            self.eval.run_streamed(|| produce(factory, rng, ids))?
-        };
+            return self.execute(&refs);
+        }
+        let (factory, rng, ids) = (&mut *self.factory, &mut *self.rng, &mut self.ids);
+        let ran = self.eval.run_streamed(|| produce(factory, rng, ids))?;
         for (id, test, trace) in ran {
             self.archive.offer(self.eval.goals(), id, &test, &trace);
         }
