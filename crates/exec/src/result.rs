@@ -133,15 +133,22 @@ pub struct Observation {
 }
 
 /// The probe data of one test: only what differs from the reset state.
+///
+/// In binary formats (the worker protocol) the four tables travel as packed little-endian
+/// records (see [`packed`]); human-readable formats (JSON reports) keep them as lists of tuples.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProbeSnapshot {
     /// Branch outcome slots that ran: (slot, times taken, smallest distance to taking it).
+    #[serde(with = "packed")]
     pub branches: Vec<(u32, u32, f64)>,
     /// Line probes hit: (line id, hits).
+    #[serde(with = "packed")]
     pub lines: Vec<(u32, u32)>,
     /// Methods entered: (method id, entries).
+    #[serde(with = "packed")]
     pub methods: Vec<(u32, u32)>,
     /// Loop probes: (loop id, iterations).
+    #[serde(with = "packed")]
     pub loops: Vec<(u32, u32)>,
     /// Class ids whose static fields were written (and were then reset).
     pub statics_written: Vec<u32>,
@@ -173,6 +180,122 @@ impl ProbeSnapshot {
     #[must_use]
     pub fn method_hit(&self, id: u32) -> bool {
         self.methods.binary_search_by_key(&id, |l| l.0).is_ok()
+    }
+}
+
+pub mod packed {
+    //! Probe tables as packed records in binary formats.
+    //!
+    //! A test's snapshot holds dozens of `(slot, hits, distance)` and `(id, count)` records;
+    //! as a serde sequence of tuples every field is visited (and varint-coded) on its own, which
+    //! made decoding results a visible part of the master's time. In a binary format a table
+    //! is one byte string of fixed-size little-endian records instead, decoded with
+    //! `chunks_exact`:
+    //!
+    //! ```text
+    //! [(3, 1), (7, 2)]  →  bytes 03 00 00 00 01 00 00 00 07 00 00 00 02 00 00 00
+    //! ```
+    //!
+    //! Human-readable formats (JSON) keep the list of tuples.
+
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use serde::de::{self, SeqAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// A record of a packed table.
+    pub trait Record: Sized + Copy {
+        /// Bytes per record.
+        const SIZE: usize;
+        /// Appends the record's bytes.
+        fn put(self, out: &mut Vec<u8>);
+        /// Reads a record from exactly [`Record::SIZE`] bytes.
+        fn get(b: &[u8]) -> Self;
+    }
+
+    fn u32_at(b: &[u8], at: usize) -> u32 {
+        let mut w = [0; 4];
+        w.copy_from_slice(&b[at..at + 4]);
+        u32::from_le_bytes(w)
+    }
+
+    impl Record for (u32, u32) {
+        const SIZE: usize = 8;
+        fn put(self, out: &mut Vec<u8>) {
+            out.extend_from_slice(&self.0.to_le_bytes());
+            out.extend_from_slice(&self.1.to_le_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            (u32_at(b, 0), u32_at(b, 4))
+        }
+    }
+
+    impl Record for (u32, u32, f64) {
+        const SIZE: usize = 16;
+        fn put(self, out: &mut Vec<u8>) {
+            out.extend_from_slice(&self.0.to_le_bytes());
+            out.extend_from_slice(&self.1.to_le_bytes());
+            out.extend_from_slice(&self.2.to_le_bytes());
+        }
+        fn get(b: &[u8]) -> Self {
+            let mut d = [0; 8];
+            d.copy_from_slice(&b[8..16]);
+            (u32_at(b, 0), u32_at(b, 4), f64::from_le_bytes(d))
+        }
+    }
+
+    /// Serialises a table: packed bytes, or a sequence of tuples in a human-readable format.
+    pub fn serialize<T, S>(v: &[T], s: S) -> Result<S::Ok, S::Error>
+    where
+        T: Record + Serialize,
+        S: Serializer,
+    {
+        if s.is_human_readable() {
+            return v.serialize(s);
+        }
+        let mut bytes = Vec::with_capacity(v.len() * T::SIZE);
+        for r in v {
+            r.put(&mut bytes);
+        }
+        s.serialize_bytes(&bytes)
+    }
+
+    /// Deserialises what [`serialize`] wrote.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        T: Record + Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        if d.is_human_readable() {
+            return Vec::<T>::deserialize(d);
+        }
+        d.deserialize_bytes(Packed(PhantomData))
+    }
+
+    struct Packed<T>(PhantomData<T>);
+
+    impl<'de, T: Record + Deserialize<'de>> Visitor<'de> for Packed<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "a byte string of {}-byte records", T::SIZE)
+        }
+
+        fn visit_bytes<E: de::Error>(self, b: &[u8]) -> Result<Vec<T>, E> {
+            if b.len() % T::SIZE != 0 {
+                return Err(E::invalid_length(b.len(), &self));
+            }
+            Ok(b.chunks_exact(T::SIZE).map(T::get).collect())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(r) = seq.next_element()? {
+                out.push(r);
+            }
+            Ok(out)
+        }
     }
 }
 
@@ -230,6 +353,82 @@ impl TestResult {
         TestResult {
             micros: 0,
             ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn snapshot(
+        branches: Vec<(u32, u32, f64)>,
+        pairs: Vec<(u32, u32)>,
+        statics: Vec<u32>,
+    ) -> ProbeSnapshot {
+        ProbeSnapshot {
+            branches,
+            lines: pairs.clone(),
+            methods: pairs.iter().rev().copied().collect(),
+            loops: pairs.into_iter().take(3).collect(),
+            statics_written: statics,
+            compared: vec![Prim::Int(7), Prim::String("x".into())],
+        }
+    }
+
+    #[test]
+    fn tables_travel_packed_in_postcard_and_as_tuples_in_json() {
+        let s = snapshot(
+            vec![(3, 1, 0.0), (4, 0, 2.5)],
+            vec![(3, 1), (7, 2)],
+            vec![1],
+        );
+        let bytes = postcard::to_allocvec(&s).unwrap();
+        // The branch table: a length (32) and two 16-byte records.
+        let table = [
+            [3u8, 0, 0, 0, 1, 0, 0, 0].as_slice(),
+            &0.0f64.to_le_bytes(),
+            &[4, 0, 0, 0, 0, 0, 0, 0],
+            &2.5f64.to_le_bytes(),
+        ]
+        .concat();
+        assert_eq!(bytes[0], 32);
+        assert_eq!(&bytes[1..33], table.as_slice());
+        assert_eq!(postcard::from_bytes::<ProbeSnapshot>(&bytes).unwrap(), s);
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["lines"], serde_json::json!([[3, 1], [7, 2]]));
+        assert_eq!(serde_json::from_value::<ProbeSnapshot>(json).unwrap(), s);
+    }
+
+    #[test]
+    fn a_table_cut_inside_a_record_is_an_error() {
+        let s = snapshot(Vec::new(), vec![(3, 1)], Vec::new());
+        let mut bytes = postcard::to_allocvec(&s).unwrap();
+        // branches: empty (length 0); lines: length 8, then 8 bytes. Announce 7 instead.
+        assert_eq!(&bytes[..2], &[0, 8]);
+        bytes[1] = 7;
+        bytes.remove(2);
+        let e = postcard::from_bytes::<ProbeSnapshot>(&bytes).unwrap_err();
+        assert!(!e.to_string().is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn snapshots_round_trip_through_the_protocol_format(
+            branches in prop::collection::vec((any::<u32>(), any::<u32>(), any::<f64>()), 0..40),
+            pairs in prop::collection::vec((any::<u32>(), any::<u32>()), 0..40),
+            statics in prop::collection::vec(any::<u32>(), 0..5),
+        ) {
+            let s = snapshot(branches, pairs, statics);
+            let back: ProbeSnapshot =
+                postcard::from_bytes(&postcard::to_allocvec(&s).unwrap()).unwrap();
+            // Bit-exact (NaN distances included), so compare the encodings.
+            let (again, first) =
+                (postcard::to_allocvec(&back).unwrap(), postcard::to_allocvec(&s).unwrap());
+            prop_assert_eq!(again, first);
+            prop_assert_eq!(back.branches.len(), s.branches.len());
         }
     }
 }

@@ -55,13 +55,15 @@
 
 mod builder;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::BuildHasher;
 use std::ops::Range;
 
 use ferrosuite_bytecode::classfile::access;
 use ferrosuite_bytecode::instrument::map::{BranchSlot, LineId, MethodId as ProbeMethodId};
 use ferrosuite_cfg::{BranchId, MethodId, Outcome};
+use foldhash::fast::FixedState;
 use serde::{Deserialize, Serialize};
 
 pub use builder::GoalSetBuilder;
@@ -253,6 +255,11 @@ pub(crate) struct LineNode {
     pub(crate) reachable: bool,
 }
 
+/// The hash [`GoalSet::resolve`] looks methods up by (fixed seed: the same in every run).
+fn member_hash(class: &str, name: &str, descriptor: &str) -> u64 {
+    FixedState::default().hash_one((class, name, descriptor))
+}
+
 /// How a goal reaches its data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Link {
@@ -272,6 +279,9 @@ pub struct GoalSet {
     pub(crate) classes: Vec<CutClass>,
     class_index: BTreeMap<String, ClassIndex>,
     class_methods: Vec<Range<usize>>,
+    /// Method indices by [`member_hash`] of class, name and descriptor (see
+    /// [`GoalSet::resolve`]).
+    member_index: HashMap<u64, Vec<usize>, FixedState>,
     pub(crate) methods: Vec<CutMethod>,
     pub(crate) predicates: Vec<Predicate>,
     pub(crate) branches: Vec<BranchNode>,
@@ -404,11 +414,55 @@ impl GoalSet {
     /// binary) name `class`.
     #[must_use]
     pub fn resolve(&self, class: &str, name: &str, descriptor: &str) -> Option<&CutMethod> {
-        let c = if class.contains('.') {
-            self.class_index.get(&class.replace('.', "/"))
-        } else {
-            self.class_index.get(class)
-        }?;
+        if class.contains('.') {
+            return self.resolve_internal(&class.replace('.', "/"), name, descriptor);
+        }
+        self.resolve_internal(class, name, descriptor)
+    }
+
+    /// [`GoalSet::resolve`] for an internal class name: one hash of the three names (no key
+    /// built, so nothing allocated for each statement of each test), then the few candidates
+    /// with that hash compared in full.
+    fn resolve_internal(&self, class: &str, name: &str, descriptor: &str) -> Option<&CutMethod> {
+        self.member_index
+            .get(&member_hash(class, name, descriptor))?
+            .iter()
+            .filter_map(|&i| self.methods.get(i))
+            .find(|m| {
+                m.name == name
+                    && m.descriptor == descriptor
+                    && self
+                        .classes
+                        .get(m.class.index())
+                        .is_some_and(|c| c.name == class)
+            })
+    }
+
+    /// Indexes every method by [`member_hash`] (after the builder added the classes).
+    pub(crate) fn index_members(&mut self) {
+        let mut index: HashMap<u64, Vec<usize>, FixedState> =
+            HashMap::with_hasher(FixedState::default());
+        for (i, m) in self.methods.iter().enumerate() {
+            let Some(c) = self.classes.get(m.class.index()) else {
+                continue;
+            };
+            index
+                .entry(member_hash(&c.name, &m.name, &m.descriptor))
+                .or_default()
+                .push(i);
+        }
+        self.member_index = index;
+    }
+
+    /// The reference for [`GoalSet::resolve`]: the class by name, then a scan of its methods.
+    #[cfg(test)]
+    pub(crate) fn resolve_by_scan(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<&CutMethod> {
+        let c = self.class_index.get(&class.replace('.', "/"))?;
         let range = self.class_methods.get(c.index())?.clone();
         self.methods
             .get(range)?
@@ -573,6 +627,29 @@ mod tests {
         assert_eq!(dead[2], "t.Sample line 31 [unreachable]");
         // The same inputs give the same goals.
         assert_eq!(sample().goals(Config::default()).goals(), goals.goals());
+    }
+
+    #[test]
+    fn methods_resolve_by_hash_as_by_scanning_their_class() {
+        let goals = sample().goals(Config::default());
+        let mut asked = Vec::new();
+        for m in &goals.methods {
+            let class = &goals.classes[m.class.index()].name;
+            for c in [class.clone(), class.replace('/', ".")] {
+                asked.push((c.clone(), m.name.clone(), m.descriptor.clone()));
+                asked.push((c.clone(), m.name.clone(), "()J".to_string()));
+                asked.push((c, format!("{}x", m.name), m.descriptor.clone()));
+            }
+            asked.push(("t/Other".into(), m.name.clone(), m.descriptor.clone()));
+        }
+        let mut found = 0;
+        for (c, n, d) in &asked {
+            let fast = goals.resolve(c, n, d).map(|m| (m.class, m.id));
+            let scan = goals.resolve_by_scan(c, n, d).map(|m| (m.class, m.id));
+            assert_eq!(fast, scan, "{c}.{n}{d}");
+            found += usize::from(fast.is_some());
+        }
+        assert_eq!(found, 2 * goals.methods.len());
     }
 
     #[test]

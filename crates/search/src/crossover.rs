@@ -37,18 +37,20 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
     let out_types = value_types(&t1.statements[..a]).ok()?;
     let types2 = value_types(&t2.statements[..b]).ok()?;
     let mut out: Vec<Statement> = t1.statements[..a].to_vec();
-    // Where each statement of t2 ended up in `out`.
-    let mut map: Vec<Option<usize>> = vec![None; t2.len()];
-    for i in 0..b {
-        let Some(want) = &types2[i] else { continue };
+    // Where each statement of t2 ended up in `out`: for the head, the last value of t1's head
+    // of a type it can stand for, looked for only when a tail statement uses it (most are
+    // not, and each search asks the type hierarchy up to `a` times).
+    let mut map: Vec<Option<Option<usize>>> = vec![None; t2.len()];
+    let rebind = |i: usize| -> Option<usize> {
+        let want = types2.get(i)?.as_ref()?;
         // Arrays only to the same type: a `String[]` passed as an `Object[]` would take
         // stores of any object.
-        map[i] = out_types.iter().rposition(|t| {
+        out_types.iter().rposition(|t| {
             t.as_ref().is_some_and(|have| {
                 have == want || (!matches!(want, FieldType::Array(_)) && f.assignable(have, want))
             })
-        });
-    }
+        })
+    };
     for (i, stmt) in t2.statements.iter().enumerate().skip(b) {
         if out.len() >= f.config().max_test_length {
             break;
@@ -63,13 +65,23 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
         let mut copy = stmt.clone();
         let mut ok = true;
         for r in copy.uses_mut() {
-            match map.get(r.index()).copied().flatten() {
+            let j = r.index();
+            let target = match map.get(j).copied() {
+                Some(Some(known)) => known,
+                Some(None) if j < b => {
+                    let found = rebind(j);
+                    map[j] = Some(found);
+                    found
+                }
+                _ => None,
+            };
+            match target {
                 Some(target) => *r = VarRef(u32::try_from(target).ok()?),
                 None => ok = false,
             }
         }
         if ok {
-            map[i] = Some(out.len());
+            map[i] = Some(Some(out.len()));
             out.push(copy);
         }
     }

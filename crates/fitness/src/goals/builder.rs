@@ -63,6 +63,7 @@ impl GoalSet {
                 classes: Vec::new(),
                 class_index: BTreeMap::new(),
                 class_methods: Vec::new(),
+                member_index: std::collections::HashMap::default(),
                 methods: Vec::new(),
                 predicates: Vec::new(),
                 branches: Vec::new(),
@@ -312,6 +313,7 @@ impl GoalSetBuilder<'_> {
         }
         set.static_goals = set.goals.len();
         set.by_probe = super::ProbeGoals::new(&set);
+        set.index_members();
         set.children = vec![Vec::new(); set.goals.len()];
         // DynaMOSA's hierarchy over branch coverage, from each class's analysis.
         let mut roots: BTreeSet<GoalId> = BTreeSet::new();
