@@ -73,6 +73,57 @@ fn search_config(a: &Args) -> Config {
     c
 }
 
+/// CPU seconds (user and system, all threads) of this process and of the workers, from
+/// `/proc/<pid>/stat` (in clock ticks: 10 ms resolution at 100 Hz).
+struct CpuTimes {
+    master: Option<f64>,
+    workers: Vec<(u32, f64)>,
+}
+
+impl CpuTimes {
+    /// The master's share of the CPU time the master and the workers used since `before`:
+    /// on one core, the share of the time spent outside the worker processes (search,
+    /// fitness, the master's side of the protocol). `None` without `/proc`. A worker
+    /// replaced meanwhile counts from its start (the CPU of the one it replaced is lost).
+    fn share_since(&self, before: &CpuTimes) -> Option<f64> {
+        let master = self.master? - before.master?;
+        let workers: f64 = self
+            .workers
+            .iter()
+            .map(|(pid, t)| {
+                let t0 = before
+                    .workers
+                    .iter()
+                    .find(|w| w.0 == *pid)
+                    .map_or(0.0, |w| w.1);
+                t - t0
+            })
+            .sum();
+        (master + workers > 0.0).then(|| master / (master + workers))
+    }
+}
+
+fn cpu_seconds(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces): state, then utime and stime at
+    // positions 11 and 12.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    #[allow(clippy::cast_precision_loss)]
+    Some(ticks as f64 / rustix::param::clock_ticks_per_second() as f64)
+}
+
+fn cpu_times(workers: &[u32]) -> CpuTimes {
+    CpuTimes {
+        master: cpu_seconds("self"),
+        workers: workers
+            .iter()
+            .filter_map(|p| cpu_seconds(&p.to_string()).map(|t| (*p, t)))
+            .collect(),
+    }
+}
+
 fn args() -> Args {
     let mut a = Args {
         cp: String::new(),
@@ -161,6 +212,7 @@ fn main() {
                         break;
                     }
                 };
+                let worker_pids = host.worker_pids();
                 let mut eval = Evaluator::new(&mut host, goals, a.budget);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 let defaults = EngineConfig::default();
@@ -170,6 +222,7 @@ fn main() {
                     minimise: a.minimise,
                     ..defaults
                 };
+                let cpu_before = cpu_times(&worker_pids);
                 let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
                     Ok(r) => r,
                     Err(e) => {
@@ -185,6 +238,7 @@ fn main() {
                     r.elapsed.as_secs_f64()
                 );
                 let goals = eval.into_goals();
+                let cpu_after = cpu_times(&host.worker_pids());
                 let stats = host.stats();
                 eprintln!(
                     "  host: {} tests, {} timeouts, {} crashes, {} retirements, {} restarts",
@@ -206,7 +260,7 @@ fn main() {
                     covered_branches as f64 / branch.len() as f64
                 };
                 println!(
-                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} %",
+                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} %, master's CPU share {}",
                     branch.len(),
                     100.0 * branch_cov,
                     r.covered.len(),
@@ -220,6 +274,9 @@ fn main() {
                     r.usage.generations,
                     100.0 * jvm_share,
                     100.0 * outside,
+                    cpu_after
+                        .share_since(&cpu_before)
+                        .map_or("unknown".into(), |x| format!("{:.1} %", 100.0 * x)),
                 );
                 let mut line = serde_json::json!({
                     "class": class, "algorithm": algorithm.name(), "seed": seed,
@@ -229,6 +286,7 @@ fn main() {
                     "statements_executed": r.usage.statements, "seconds": secs,
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "generations": r.usage.generations,
+                    "master_cpu_share": cpu_after.share_since(&cpu_before),
                     "minimised": a.minimise,
                 });
                 // search-stats treats a run with a variant as an algorithm of its own.

@@ -32,7 +32,6 @@
 //! # Ok(()) }
 //! ```
 
-use std::borrow::Cow;
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -580,6 +579,16 @@ impl Host {
         &self.config
     }
 
+    /// The process ids of the workers running now (for measurements such as their CPU time;
+    /// a worker replaced after a hostile test has a new id).
+    #[must_use]
+    pub fn worker_pids(&self) -> Vec<u32> {
+        self.slots
+            .iter()
+            .filter_map(|s| s.proc.as_ref().map(|p| p.child.id()))
+            .collect()
+    }
+
     /// Counters summed over the workers.
     #[must_use]
     pub fn stats(&self) -> HostStats {
@@ -666,12 +675,13 @@ impl Host {
     /// (the results are those of a prefix, the last chunk possibly cut short). A failure
     /// ends the job: the chunks not reported get no results.
     ///
+    /// The tests are shared with the caller (`Arc`): nothing is copied to hand them over.
     /// For searches that build tests while earlier ones run. Hostile tests are handled as in
     /// [`run`](Self::run). Returns the time the workers spent waiting for chunks (the mean
     /// over workers): the rest of the call's time the host was at work.
     pub fn run_stream(
         &mut self,
-        chunks: mpsc::Receiver<Vec<Test>>,
+        chunks: mpsc::Receiver<Vec<Arc<Test>>>,
         results: &mpsc::Sender<(usize, Vec<TestResult>)>,
         observe: bool,
         deadline: Option<Instant>,
@@ -862,7 +872,7 @@ enum Source<'a> {
     /// Chunks handed over while the job runs ([`Host::run_stream`]), numbered in the order
     /// they were sent.
     Stream {
-        chunks: &'a Mutex<mpsc::Receiver<Vec<Test>>>,
+        chunks: &'a Mutex<mpsc::Receiver<Vec<Arc<Test>>>>,
         next: &'a AtomicUsize,
         stopped: &'a AtomicBool,
         /// Nanoseconds the slots spent waiting for a chunk to arrive.
@@ -870,8 +880,49 @@ enum Source<'a> {
     },
 }
 
-/// The tests of a chunk a slot has taken: borrowed from a batch, owned when streamed in.
-type Tests<'a> = Cow<'a, [Test]>;
+/// The tests of a chunk a slot has taken: borrowed from a batch, shared with the search when
+/// streamed in (no copy either way).
+enum Tests<'a> {
+    Borrowed(&'a [Test]),
+    Shared(Vec<Arc<Test>>),
+}
+
+impl Tests<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Tests::Borrowed(t) => t.len(),
+            Tests::Shared(t) => t.len(),
+        }
+    }
+
+    /// Encodes the request to run the tests from index `from` on into `frame`.
+    fn encode_run(
+        &self,
+        from: usize,
+        observe: bool,
+        flush_each: bool,
+        frame: &mut Vec<u8>,
+    ) -> Result<()> {
+        match self {
+            Tests::Borrowed(t) => encode_frame(
+                &RequestRef::Run {
+                    tests: &t[from..],
+                    observe,
+                    flush_each,
+                },
+                frame,
+            ),
+            Tests::Shared(t) => encode_frame(
+                &RequestRef::Run {
+                    tests: &t[from..],
+                    observe,
+                    flush_each,
+                },
+                frame,
+            ),
+        }
+    }
+}
 
 impl<'a> Job<'a> {
     fn late(&self) -> bool {
@@ -890,7 +941,7 @@ impl<'a> Job<'a> {
         match self.source {
             Source::Fixed { chunks, next } => {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                chunks.get(i).map(|c| (i, Cow::Borrowed(*c)))
+                chunks.get(i).map(|c| (i, Tests::Borrowed(c)))
             }
             Source::Stream {
                 chunks,
@@ -939,7 +990,7 @@ impl<'a> Job<'a> {
                 }
                 // A chunk taken as the job stops is dropped with it.
                 let (number, tests) = got.filter(|_| !stopped.load(Ordering::Relaxed))?;
-                Some((number, Cow::Owned(tests)))
+                Some((number, Tests::Shared(tests)))
             }
         }
     }
@@ -1092,13 +1143,12 @@ fn slot_loop(
             if c.sent.is_some() {
                 continue;
             }
-            let rest = &c.tests[c.results.len()..];
-            let request = RequestRef::Run {
-                tests: rest,
-                observe: job.observe,
-                flush_each: flush_each && k == 0,
-            };
-            if let Err(e) = encode_frame(&request, &mut frame) {
+            if let Err(e) = c.tests.encode_run(
+                c.results.len(),
+                job.observe,
+                flush_each && k == 0,
+                &mut frame,
+            ) {
                 failed = Some(e);
                 break;
             }

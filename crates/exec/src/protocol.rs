@@ -154,15 +154,16 @@ pub enum Request {
 }
 
 /// The borrowed twin of [`Request`] the master sends: the same wire format (variants in the
-/// same order, `&[Test]` encoded as `Vec<Test>`), without cloning a batch's tests.
+/// same order, `&[Test]` encoded as `Vec<Test>`), without cloning a batch's tests. The tests
+/// may also be shared (`T = Arc<Test>`, which serde encodes as the test itself).
 #[derive(Debug, Clone, Copy, Serialize)]
-pub enum RequestRef<'a> {
+pub enum RequestRef<'a, T = Test> {
     /// [`Request::Setup`].
     Setup(&'a Setup),
     /// [`Request::Run`].
     Run {
         /// The tests.
-        tests: &'a [Test],
+        tests: &'a [T],
         /// Whether to record observations.
         observe: bool,
         /// See [`Request::Run`].
@@ -311,7 +312,7 @@ mod tests {
         };
         let pairs = [
             (
-                encode(&RequestRef::Setup(&setup)),
+                encode(&RequestRef::<Test>::Setup(&setup)),
                 encode(&Request::Setup(Box::new(setup.clone()))),
             ),
             (
@@ -326,7 +327,23 @@ mod tests {
                     flush_each: false,
                 }),
             ),
-            (encode(&RequestRef::Quit), encode(&Request::Quit)),
+            (
+                encode(&RequestRef::Run {
+                    tests: &tests
+                        .iter()
+                        .cloned()
+                        .map(std::sync::Arc::new)
+                        .collect::<Vec<_>>(),
+                    observe: false,
+                    flush_each: true,
+                }),
+                encode(&Request::Run {
+                    tests: tests.clone(),
+                    observe: false,
+                    flush_each: true,
+                }),
+            ),
+            (encode(&RequestRef::<Test>::Quit), encode(&Request::Quit)),
         ];
         for (borrowed, owned) in pairs {
             assert_eq!(borrowed, owned);

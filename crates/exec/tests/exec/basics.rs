@@ -126,7 +126,9 @@ fn a_stream_fed_one_chunk_at_a_time_runs_on_two_workers() {
     std::thread::scope(|s| {
         s.spawn(move || {
             for k in 0..6 {
-                to_host.send(vec![stack_test(); 3]).unwrap();
+                to_host
+                    .send((0..3).map(|_| std::sync::Arc::new(stack_test())).collect())
+                    .unwrap();
                 let (i, r) = results
                     .recv_timeout(Duration::from_secs(60))
                     .expect("the chunk's results within a minute");
@@ -151,7 +153,9 @@ fn streamed(
     let by_chunk = std::thread::scope(|s| {
         s.spawn(move || {
             for c in tests.chunks(size) {
-                to_host.send(c.to_vec()).unwrap();
+                to_host
+                    .send(c.iter().cloned().map(std::sync::Arc::new).collect())
+                    .unwrap();
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
         });

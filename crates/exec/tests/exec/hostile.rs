@@ -196,7 +196,7 @@ fn a_deadline_cuts_a_chunk_of_hanging_tests_short() {
 fn a_stream_ends_at_the_deadline() {
     use std::sync::mpsc;
     let mut host = hostile_host();
-    let hang = call("Runaway", "spinUninstrumented", "()V");
+    let hang = std::sync::Arc::new(call("Runaway", "spinUninstrumented", "()V"));
     let (to_host, chunks) = mpsc::channel();
     let (sink, results) = mpsc::channel();
     to_host.send(vec![hang.clone(); 4]).unwrap();

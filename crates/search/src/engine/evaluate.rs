@@ -27,9 +27,6 @@ use crate::suite::TestId;
 /// Tests an algorithm hands to [`Evaluator::run_streamed`] at once.
 pub type Chunk = Vec<(TestId, Arc<Test>)>;
 
-/// A test that ran, with its trace.
-pub type Ran = (TestId, Arc<Test>, Arc<Trace>);
-
 /// Chunks [`Evaluator::run_streamed`] has out at a time: the one the worker runs, the one
 /// waiting in its pipe, and one more the search has finished building.
 pub const AHEAD: usize = 3;
@@ -68,6 +65,66 @@ struct Books {
     frozen: bool,
 }
 
+/// Whole-suite fitness from inside a stream ([`Evaluator::run_streamed`]'s `after_chunk`):
+/// suites whose tests have all run can be scored while the host runs the next chunks.
+pub struct Scoring<'e> {
+    books: &'e mut Books,
+    scorer: &'e mut SuiteScorer,
+    init: &'e Trace,
+    in_fitness: &'e mut Duration,
+}
+
+impl Scoring<'_> {
+    /// Whether test `id` has a trace.
+    #[must_use]
+    pub fn has_trace(&self, id: TestId) -> bool {
+        self.books.cache.contains_key(&id)
+    }
+
+    /// The number of goals so far (exception goals are added as tests reveal them): a suite
+    /// scored now is scored again if the number grows before the generation ends.
+    #[must_use]
+    pub fn goal_count(&self) -> usize {
+        self.books.goals.goals().len()
+    }
+
+    /// [`Evaluator::suite_fitness`].
+    pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
+        score_suite(
+            self.books,
+            self.scorer,
+            self.init,
+            self.in_fitness,
+            ids,
+            true,
+        )
+    }
+}
+
+/// Whole-suite fitness of the tests `ids` (those with a trace) and the static initialisers;
+/// `count` adds a fitness evaluation to the usage.
+fn score_suite(
+    books: &mut Books,
+    scorer: &mut SuiteScorer,
+    init: &Trace,
+    in_fitness: &mut Duration,
+    ids: impl IntoIterator<Item = TestId>,
+    count: bool,
+) -> SuiteFitness {
+    let t0 = Instant::now();
+    if count {
+        books.usage.evaluations += 1;
+    }
+    let cache = &books.cache;
+    let traces = std::iter::once(init).chain(
+        ids.into_iter()
+            .filter_map(|id| cache.get(&id).map(AsRef::as_ref)),
+    );
+    let f = scorer.score(&books.goals, traces);
+    *in_fitness += t0.elapsed();
+    f
+}
+
 impl Books {
     /// Takes in the result of one test: counts it, keeps the values it compared (during the
     /// search), registers the exception goals it reveals and caches its trace.
@@ -79,21 +136,10 @@ impl Books {
             // The test's own inputs come back among the operands: only the values it did not
             // write itself are news (a constant or a value the code computed). (Array lengths
             // are inputs too.)
-            let inputs: Vec<Prim> = test
-                .statements
-                .iter()
-                .filter_map(|s| match s {
-                    Statement::Primitive(p) => Some(as_operand(p)),
-                    Statement::ArrayNew { length, .. } => {
-                        i32::try_from(*length).ok().map(Prim::Int)
-                    }
-                    _ => None,
-                })
-                .collect();
             self.compared.extend(
                 std::mem::take(&mut result.probes.compared)
                     .into_iter()
-                    .filter(|v| !inputs.contains(v)),
+                    .filter(|v| !is_input(test, v)),
             );
         }
         let trace = Trace::from_result(&self.goals, test, &result);
@@ -260,10 +306,13 @@ impl<'h> Evaluator<'h> {
     /// `produce` returns `None` when there is nothing more (it is not called again); under a
     /// time budget it is not called once the budget is spent.
     ///
-    /// Tests already traced or already produced run once; the others are returned in the
-    /// order produced, with their traces (those cut off by the deadline get none). What
+    /// Tests already traced or already produced run once; each of the others is handed to
+    /// `taken_in` with its trace as soon as its chunk's results are in (while the host runs the
+    /// next chunks), in the order produced; those cut off by the deadline get no call. What
     /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
     /// tests. The time the host worked (not waiting for chunks) counts as time in the host.
+    /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]).
+    /// Returns the number of tests taken in.
     ///
     /// ```text
     /// search:  build 1 | build 2 | build 3 | take in 1, build 4 | take in 2 …
@@ -272,19 +321,24 @@ impl<'h> Evaluator<'h> {
     pub fn run_streamed(
         &mut self,
         mut produce: impl FnMut() -> Result<Option<Chunk>>,
-    ) -> Result<Vec<Ran>> {
+        mut taken_in: impl FnMut(&GoalSet, TestId, &Test, &Arc<Trace>),
+        mut after_chunk: impl FnMut(&mut Scoring<'_>),
+    ) -> Result<usize> {
         let Evaluator {
             host,
             books,
+            scorer,
+            init,
             budget,
             started,
             in_host,
+            in_fitness,
             ..
         } = self;
         let deadline = budget.time.map(|t| *started + t);
         let host: &mut Host = host;
         std::thread::scope(|scope| {
-            let (to_host, requests) = mpsc::channel::<Vec<Test>>();
+            let (to_host, requests) = mpsc::channel::<Vec<Arc<Test>>>();
             let (to_search, replies) = mpsc::channel();
             let runner = scope.spawn(move || {
                 let t0 = Instant::now();
@@ -295,7 +349,7 @@ impl<'h> Evaluator<'h> {
             let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
             let mut taken = 0usize;
             let mut seen: BTreeSet<TestId> = BTreeSet::new();
-            let mut out = Vec::new();
+            let mut out = 0;
             // Dropped when nothing more comes: the host then ends once the chunks out are done.
             let mut to_host = Some(to_host);
             'chunks: loop {
@@ -316,7 +370,7 @@ impl<'h> Evaluator<'h> {
                         .filter(|(id, _)| !books.cache.contains_key(id) && seen.insert(*id))
                         .collect();
                     if !todo.is_empty() {
-                        let batch = todo.iter().map(|(_, t)| Test::clone(t)).collect();
+                        let batch = todo.iter().map(|(_, t)| Arc::clone(t)).collect();
                         if sender.send(batch).is_err() {
                             // The host stopped (deadline or failure): nothing more runs.
                             to_host = None;
@@ -345,9 +399,16 @@ impl<'h> Evaluator<'h> {
                 let t1 = Instant::now();
                 for ((id, test), result) in todo.into_iter().zip(results) {
                     let trace = books.absorb(id, &test, result);
-                    out.push((id, test, trace));
+                    taken_in(&books.goals, id, &test, &trace);
+                    out += 1;
                 }
                 books.in_traces += t1.elapsed();
+                after_chunk(&mut Scoring {
+                    books,
+                    scorer,
+                    init,
+                    in_fitness,
+                });
             }
             drop(to_host);
             let worked = runner.join().map_err(|_| Error::HostThread)??;
@@ -389,16 +450,37 @@ impl<'h> Evaluator<'h> {
     /// Whole-suite fitness of the tests with these ids (each must have run), class
     /// initialisation included; counts one fitness evaluation.
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        let t0 = Instant::now();
-        self.books.usage.evaluations += 1;
-        let cache = &self.books.cache;
-        let traces = std::iter::once(&self.init).chain(
-            ids.into_iter()
-                .filter_map(|id| cache.get(&id).map(AsRef::as_ref)),
-        );
-        let f = self.scorer.score(&self.books.goals, traces);
-        self.in_fitness += t0.elapsed();
-        f
+        score_suite(
+            &mut self.books,
+            &mut self.scorer,
+            &self.init,
+            &mut self.in_fitness,
+            ids,
+            true,
+        )
+    }
+
+    /// Calls `f` with a [`Scoring`] of this evaluator.
+    pub fn scoring(&mut self, f: &mut impl FnMut(&mut Scoring<'_>)) {
+        f(&mut Scoring {
+            books: &mut self.books,
+            scorer: &mut self.scorer,
+            init: &self.init,
+            in_fitness: &mut self.in_fitness,
+        });
+    }
+
+    /// [`suite_fitness`](Self::suite_fitness) again for a suite already counted (scored in
+    /// a stream before the goals grew): not a new fitness evaluation.
+    pub fn rescore_suite(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
+        score_suite(
+            &mut self.books,
+            &mut self.scorer,
+            &self.init,
+            &mut self.in_fitness,
+            ids,
+            false,
+        )
     }
 
     /// Wall time spent turning results into traces (and registering exception goals).
@@ -421,10 +503,18 @@ impl<'h> Evaluator<'h> {
 
 /// A value as the probes see it in a comparison: `boolean`, `byte`, `short` and `char` as the
 /// `int` the JVM compares, `float` as the `double` it is widened to.
-fn as_operand(p: &Prim) -> Prim {
-    match (p.as_jvm_int(), p) {
-        (Some(i), _) => Prim::Int(i),
-        (None, Prim::Float(f)) => Prim::Double(JDouble(f64::from(f.0))),
-        (None, other) => other.clone(),
-    }
+/// Whether the test wrote `v` itself: a primitive statement (as the probes record operands:
+/// `int` for the types that compare as `int`, floats widened) or an array length.
+fn is_input(test: &Test, v: &Prim) -> bool {
+    test.statements.iter().any(|s| match s {
+        Statement::Primitive(p) => match (p.as_jvm_int(), p) {
+            (Some(i), _) => *v == Prim::Int(i),
+            (None, Prim::Float(f)) => *v == Prim::Double(JDouble(f64::from(f.0))),
+            (None, other) => other == v,
+        },
+        Statement::ArrayNew { length, .. } => {
+            i32::try_from(*length).is_ok_and(|l| *v == Prim::Int(l))
+        }
+        _ => false,
+    })
 }

@@ -41,10 +41,12 @@ mod random_search;
 mod single_target;
 mod whole_suite;
 
+use std::collections::BTreeSet;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use ferrosuite_fitness::GoalId;
+use ferrosuite_fitness::{GoalId, GoalSet, Trace};
 use ferrosuite_testcase::Test;
 use ferrosuite_testcase::statement::{JFloat, Prim};
 use rand_chacha::ChaCha8Rng;
@@ -52,7 +54,7 @@ use serde::{Deserialize, Serialize};
 
 pub use archive::{Archive, Kept};
 pub use budget::{Budget, Usage};
-pub use evaluate::{Chunk, Evaluator};
+pub use evaluate::{Chunk, Evaluator, Scoring};
 pub use minimise::{Minimised, minimise};
 
 use crate::error::{Error, Result};
@@ -146,12 +148,14 @@ pub struct EngineConfig {
     pub random_batch: usize,
     /// Tests handed to the host at once while the search builds the next ones (MOSA,
     /// DynaMOSA, whole-suite, random): building overlaps running, and the next chunk waits in
-    /// the worker's pipe while the worker runs the current one. 0 builds a whole generation
-    /// before running it. Default 10: on 2 cores, 1.0–1.34× the statements per second of
-    /// whole generations (BENCHMARKS.md, issue 5); 5 and 25 did no better. The tests built do
-    /// not depend on it; under a statement budget neither does the suite, except where the
-    /// last generation stops (with 0, a generation of more than 128 new tests stops between
-    /// batches of 128 once the budget is spent; streamed generations run to their end).
+    /// the worker's pipe while the worker runs the current one; the first chunk of a
+    /// generation is a quarter of this, so that the worker starts soon. 0 builds a whole
+    /// generation before running it. Default 10: on 2 cores, 1.0–1.34× the statements per
+    /// second of whole generations (BENCHMARKS.md, issue 5); 5 and 25 did no better. The
+    /// tests built do not depend on it; under a statement budget neither does the suite,
+    /// except where the last generation stops (with 0, a generation of more than 128 new
+    /// tests stops between batches of 128 once the budget is spent; streamed generations run
+    /// to their end).
     pub stream_chunk: usize,
 }
 
@@ -289,31 +293,63 @@ impl Run<'_, '_, '_> {
     }
 
     /// [`execute`](Self::execute) for tests built while earlier ones run (see
-    /// [`Evaluator::run_streamed`]): `produce` gets the factory, the RNG and the id source and
-    /// returns the next chunk, or `None` when the generation is complete. With
+    /// [`Evaluator::run_streamed`]): `produce` gets the factory, the RNG, the id source and
+    /// how many tests the chunk should have, and returns the next chunk, or `None` when the
+    /// generation is complete. The first chunk of a call is a quarter of `stream_chunk`
+    /// (rounded up), the others `stream_chunk`: the worker waits for the first chunk, so it
+    /// should come soon; later ones are built while it runs. With
     /// `stream_chunk` 0 every chunk is built first and the tests run in one batch (what the
     /// streaming overlaps is then done in sequence; the tests are the same).
+    ///
+    /// The archive, and then `on_trace`, take in each test that ran with its trace, in the
+    /// order produced: while streaming as soon as its chunk's results are in (so this work
+    /// overlaps the next chunks' runs), otherwise after the batch. `after_chunk` is called
+    /// after each chunk is taken in (once after the batch without streaming), to score suites
+    /// whose tests have run.
     pub fn execute_streamed(
         &mut self,
         mut produce: impl FnMut(
             &mut Factory<'_>,
             &mut ChaCha8Rng,
             &mut TestIds,
+            usize,
         ) -> Result<Option<Chunk>>,
+        mut on_trace: impl FnMut(&GoalSet, TestId, &Arc<Trace>),
+        mut after_chunk: impl FnMut(&mut evaluate::Scoring<'_>),
     ) -> Result<()> {
         if self.config.stream_chunk == 0 {
             let mut all: Chunk = Vec::new();
-            while let Some(chunk) = produce(self.factory, self.rng, &mut self.ids)? {
+            while let Some(chunk) = produce(self.factory, self.rng, &mut self.ids, usize::MAX)? {
                 all.extend(chunk);
             }
+            let mut seen = BTreeSet::new();
+            let fresh: Vec<TestId> = all
+                .iter()
+                .map(|(id, _)| *id)
+                .filter(|id| self.eval.trace(*id).is_none() && seen.insert(*id))
+                .collect();
             let refs: Vec<(TestId, &Test)> = all.iter().map(|(id, t)| (*id, &**t)).collect();
-            return self.execute(&refs);
+            self.execute(&refs)?;
+            for id in fresh {
+                if let Some(trace) = self.eval.trace(id) {
+                    on_trace(self.eval.goals(), id, trace);
+                }
+            }
+            self.eval.scoring(&mut after_chunk);
+            return Ok(());
         }
         let (factory, rng, ids) = (&mut *self.factory, &mut *self.rng, &mut self.ids);
-        let ran = self.eval.run_streamed(|| produce(factory, rng, ids))?;
-        for (id, test, trace) in ran {
-            self.archive.offer(self.eval.goals(), id, &test, &trace);
-        }
+        let chunk = self.config.stream_chunk;
+        let mut want = chunk.div_ceil(4);
+        let archive = &mut self.archive;
+        self.eval.run_streamed(
+            || produce(factory, rng, ids, std::mem::replace(&mut want, chunk)),
+            |goals, id, test, trace| {
+                archive.offer(goals, id, test, trace);
+                on_trace(goals, id, trace);
+            },
+            after_chunk,
+        )?;
         self.seed_compared();
         Ok(())
     }

@@ -23,7 +23,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use ferrosuite_fitness::GoalId;
+use ferrosuite_fitness::{GoalId, GoalSet, Trace};
 use ferrosuite_testcase::Test;
 
 use super::Run;
@@ -81,6 +81,15 @@ impl VectorCache {
                 .collect();
         }
         self.objectives = objectives.to_vec();
+    }
+
+    /// Computes the vector of a test that has just run, over the current objectives (its
+    /// trace at hand: the same vector [`VectorCache::fill`] would compute later).
+    fn take_in(&mut self, goals: &GoalSet, id: TestId, trace: &Trace) {
+        let objectives = &self.objectives;
+        self.vectors
+            .entry(id)
+            .or_insert_with(|| goals.fitness_vector(objectives, trace));
     }
 
     /// Computes the vector of a test not cached yet. A test without a trace (its run was cut
@@ -280,20 +289,26 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
         } else {
             // Offspring are built in chunks, each running while the next is built.
             let mut q: Vec<Member> = Vec::with_capacity(m);
-            let chunk = config.stream_chunk.max(1);
             let parents = &pop;
-            run.execute_streamed(|factory, rng, ids| {
-                let start = q.len();
-                while q.len() < m && q.len() - start < chunk {
-                    breed(factory, rng, ids, parents, config.crossover_rate, &mut q)?;
-                }
-                Ok((q.len() > start).then(|| {
-                    q[start..]
-                        .iter()
-                        .map(|t| (t.id, Arc::clone(&t.test)))
-                        .collect()
-                }))
-            })?;
+            let vectors = &mut cache;
+            run.execute_streamed(
+                |factory, rng, ids, want| {
+                    let start = q.len();
+                    while q.len() < m && q.len() - start < want.max(1) {
+                        breed(factory, rng, ids, parents, config.crossover_rate, &mut q)?;
+                    }
+                    Ok((q.len() > start).then(|| {
+                        q[start..]
+                            .iter()
+                            .map(|t| (t.id, Arc::clone(&t.test)))
+                            .collect()
+                    }))
+                },
+                // Each offspring's vector over the current objectives, while later chunks
+                // run; selection then only adds the objectives that changed.
+                |goals, id, trace| vectors.take_in(goals, id, trace),
+                |_| {},
+            )?;
             pop.iter().cloned().chain(q).collect()
         };
         // One fitness evaluation per test run: parents (and offspring equal to a parent)

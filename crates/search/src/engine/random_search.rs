@@ -9,24 +9,27 @@ use crate::error::{Error, Result};
 
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let batch = run.config.random_batch;
-    let chunk = run.config.stream_chunk.max(1);
     while !run.done() {
         // A batch of random tests, built in chunks that run while the next is built.
         let (mut attempts, mut built) = (0, 0);
         let tests_before = run.eval.usage().tests;
-        run.execute_streamed(|factory, rng, ids| {
-            let mut out: Chunk = Vec::new();
-            while attempts < batch && out.len() < chunk {
-                attempts += 1;
-                match factory.random_test(rng) {
-                    Ok(t) => out.push((ids.fresh(), Arc::new(t))),
-                    Err(Error::Construction { .. }) => {}
-                    Err(e) => return Err(e),
+        run.execute_streamed(
+            |factory, rng, ids, want| {
+                let mut out: Chunk = Vec::new();
+                while attempts < batch && out.len() < want.max(1) {
+                    attempts += 1;
+                    match factory.random_test(rng) {
+                        Ok(t) => out.push((ids.fresh(), Arc::new(t))),
+                        Err(Error::Construction { .. }) => {}
+                        Err(e) => return Err(e),
+                    }
                 }
-            }
-            built += out.len();
-            Ok((!out.is_empty()).then_some(out))
-        })?;
+                built += out.len();
+                Ok((!out.is_empty()).then_some(out))
+            },
+            |_, _, _| {},
+            |_| {},
+        )?;
         if built == 0 {
             // Nothing can be built: more attempts would not change that.
             return Err(Error::Construction {

@@ -7,17 +7,21 @@
 //! both offspring mutated (suite mutation). The offspring replace their parents when the better
 //! offspring is fitter than the better parent, or as fit and not longer in total; an accepted
 //! offspring longer than `bloat_factor` times the best individual is replaced by its parent
-//! (bloat control). All offspring of a generation are evaluated together: their new tests go
-//! to the host in one batch.
+//! (bloat control). The offspring's new tests go to the host in chunks while the next pairs
+//! are bred, and each offspring is scored as soon as its tests have run (scored again at the
+//! end of the generation if tests revealed new exception goals meanwhile, so that every
+//! offspring is compared on the same goals).
 //!
 //! Rank selection (Whitley's linear ranking, as EvoSuite does it): with the population sorted
 //! best first, bias b and r uniform in \[0, 1), the chosen index is
 //! `N · (b − √(b² − 4(b − 1)r)) / (2(b − 1))`; with b = 1.7 the best individual is chosen 1.7
 //! times as often as the median one.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
 use super::Run;
@@ -63,11 +67,31 @@ fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individ
 
 /// Scores suites whose tests ran.
 fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Individual> {
+    score_with(run, suites, Vec::new())
+}
+
+/// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` when it was
+/// computed in the stream with the goals there are now (the goal count it was scored with is
+/// the second value); the others, and those scored before exception goals were added, are
+/// scored now (a rescore is not a new fitness evaluation).
+fn score_with(
+    run: &mut Run<'_, '_, '_>,
+    suites: Vec<Suite>,
+    mut early: Vec<(SuiteFitness, usize)>,
+) -> Vec<Individual> {
+    let goals = run.eval.goals().goals().len();
+    early.truncate(suites.len());
+    let mut early = early.into_iter();
     suites
         .into_iter()
         .map(|mut suite| {
             suite.mark_executed();
-            let f = run.eval.suite_fitness(suite.tests.iter().map(|t| t.id));
+            let ids = suite.tests.iter().map(|t| t.id);
+            let f = match early.next() {
+                Some((f, n)) if n == goals => f,
+                Some(_) => run.eval.rescore_suite(ids),
+                None => run.eval.suite_fitness(ids),
+            };
             Individual {
                 fitness: f.total,
                 length: suite.length(),
@@ -91,44 +115,59 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let best_length = pop.first().map_or(1, |b| b.length.max(1));
         let mut next: Vec<Individual> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
-        let mut offspring: Vec<Suite> = Vec::new();
+        let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
+        let mut early: Vec<(SuiteFitness, usize)> = Vec::new();
         let wanted = config.population.saturating_sub(next.len());
-        let chunk = config.stream_chunk.max(1);
         let parents_pop = &pop;
         // Pairs of offspring are bred until their new tests fill a chunk, which runs while
-        // the next pairs are bred.
-        run.execute_streamed(|factory, rng, ids| {
-            let start = offspring.len();
-            let mut new_tests = 0;
-            while offspring.len() < wanted && new_tests < chunk {
-                let i = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
-                let j = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
-                let (mut o1, mut o2) = if chance(rng, config.crossover_rate) {
-                    crossover(
-                        &parents_pop[i].suite,
-                        &parents_pop[j].suite,
-                        factory.config(),
-                        rng,
-                    )
-                } else {
-                    (parents_pop[i].suite.clone(), parents_pop[j].suite.clone())
-                };
-                mutate_suite(factory, &mut o1, ids, rng)?;
-                mutate_suite(factory, &mut o2, ids, rng)?;
-                new_tests += o1.changed().count() + o2.changed().count();
-                parents.push((i, j));
-                offspring.push(o1);
-                offspring.push(o2);
-            }
-            Ok((offspring.len() > start).then(|| {
-                offspring[start..]
-                    .iter()
-                    .flat_map(|s| s.tests.iter())
-                    .map(|t| (t.id, Arc::clone(&t.test)))
-                    .collect()
-            }))
-        })?;
-        let scored = score(run, offspring);
+        // the next pairs are bred; each offspring is scored as soon as its tests have run
+        // (in order), while the next chunks run.
+        run.execute_streamed(
+            |factory, rng, ids, want| {
+                let mut offspring = offspring.borrow_mut();
+                let start = offspring.len();
+                let mut new_tests = 0;
+                while offspring.len() < wanted && new_tests < want.max(1) {
+                    let i = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
+                    let j = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
+                    let (mut o1, mut o2) = if chance(rng, config.crossover_rate) {
+                        crossover(
+                            &parents_pop[i].suite,
+                            &parents_pop[j].suite,
+                            factory.config(),
+                            rng,
+                        )
+                    } else {
+                        (parents_pop[i].suite.clone(), parents_pop[j].suite.clone())
+                    };
+                    mutate_suite(factory, &mut o1, ids, rng)?;
+                    mutate_suite(factory, &mut o2, ids, rng)?;
+                    new_tests += o1.changed().count() + o2.changed().count();
+                    parents.push((i, j));
+                    offspring.push(o1);
+                    offspring.push(o2);
+                }
+                Ok((offspring.len() > start).then(|| {
+                    offspring[start..]
+                        .iter()
+                        .flat_map(|s| s.tests.iter())
+                        .map(|t| (t.id, Arc::clone(&t.test)))
+                        .collect()
+                }))
+            },
+            |_, _, _| {},
+            |scoring| {
+                let offspring = offspring.borrow();
+                for suite in offspring.iter().skip(early.len()) {
+                    if !suite.tests.iter().all(|t| scoring.has_trace(t.id)) {
+                        break;
+                    }
+                    let f = scoring.suite_fitness(suite.tests.iter().map(|t| t.id));
+                    early.push((f, scoring.goal_count()));
+                }
+            },
+        )?;
+        let scored = score_with(run, offspring.into_inner(), early);
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
         for ((i, j), pair) in parents.into_iter().zip(scored.chunks(2)) {

@@ -308,6 +308,38 @@ fn streaming_tests_to_the_host_gives_the_same_suite() {
     }
 }
 
+/// The whole-suite GA scores each offspring while later chunks run, and again at the end of
+/// the generation when exception goals appeared meanwhile: the suites are those of scoring
+/// every offspring after the generation. (Under an evaluation budget both run whole
+/// generations; under a statement budget only the last generation may stop elsewhere.)
+#[test]
+fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
+    let run = |stream_chunk| {
+        let engine = EngineConfig {
+            algorithm: AlgorithmKind::WholeSuite,
+            stream_chunk,
+            ..EngineConfig::default()
+        };
+        let budget = Budget {
+            evaluations: Some(1_500),
+            ..Budget::default()
+        };
+        // Branches: many goals (not all covered within the budget) and exceptions that appear
+        // during generations (new exception goals, so offspring scored early are rescored).
+        engine_search("examples/Branches", &engine, 5, budget, Config::default()).map(|(r, _)| {
+            (
+                serde_json::to_string(&r.tests).unwrap(),
+                r.usage.evaluations,
+                r.usage.generations,
+            )
+        })
+    };
+    let Some(whole) = run(0) else { return };
+    for chunk in [1, 3, 10] {
+        assert_eq!(run(chunk).as_ref(), Some(&whole), "chunks of {chunk}");
+    }
+}
+
 /// The example of the crossover module: the tail's receiver and argument are rebound to the
 /// head's values of the same types.
 #[test]
