@@ -903,23 +903,22 @@ impl Tests<'_> {
         flush_each: bool,
         frame: &mut Vec<u8>,
     ) -> Result<()> {
+        fn run<T: serde::Serialize>(
+            tests: &[T],
+            observe: bool,
+            flush_each: bool,
+            frame: &mut Vec<u8>,
+        ) -> Result<()> {
+            let request = RequestRef::Run {
+                tests,
+                observe,
+                flush_each,
+            };
+            encode_frame(&request, frame)
+        }
         match self {
-            Tests::Borrowed(t) => encode_frame(
-                &RequestRef::Run {
-                    tests: &t[from..],
-                    observe,
-                    flush_each,
-                },
-                frame,
-            ),
-            Tests::Shared(t) => encode_frame(
-                &RequestRef::Run {
-                    tests: &t[from..],
-                    observe,
-                    flush_each,
-                },
-                frame,
-            ),
+            Tests::Borrowed(t) => run(&t[from..], observe, flush_each, frame),
+            Tests::Shared(t) => run(&t[from..], observe, flush_each, frame),
         }
     }
 }

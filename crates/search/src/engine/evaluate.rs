@@ -450,14 +450,7 @@ impl<'h> Evaluator<'h> {
     /// Whole-suite fitness of the tests with these ids (each must have run), class
     /// initialisation included; counts one fitness evaluation.
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        score_suite(
-            &mut self.books,
-            &mut self.scorer,
-            &self.init,
-            &mut self.in_fitness,
-            ids,
-            true,
-        )
+        self.score(ids, true)
     }
 
     /// Calls `f` with a [`Scoring`] of this evaluator.
@@ -473,13 +466,17 @@ impl<'h> Evaluator<'h> {
     /// [`suite_fitness`](Self::suite_fitness) again for a suite already counted (scored in
     /// a stream before the goals grew): not a new fitness evaluation.
     pub fn rescore_suite(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
+        self.score(ids, false)
+    }
+
+    fn score(&mut self, ids: impl IntoIterator<Item = TestId>, count: bool) -> SuiteFitness {
         score_suite(
             &mut self.books,
             &mut self.scorer,
             &self.init,
             &mut self.in_fitness,
             ids,
-            false,
+            count,
         )
     }
 
