@@ -83,22 +83,17 @@ struct CpuTimes {
 impl CpuTimes {
     /// The master's share of the CPU time the master and the workers used since `before`:
     /// on one core, the share of the time spent outside the worker processes (search,
-    /// fitness, the master's side of the protocol). `None` without `/proc`. A worker
-    /// replaced meanwhile counts from its start (the CPU of the one it replaced is lost).
+    /// fitness, the master's side of the protocol). `None` without `/proc`, and when a
+    /// worker was replaced meanwhile (the CPU time of the one it replaced is gone).
     fn share_since(&self, before: &CpuTimes) -> Option<f64> {
         let master = self.master? - before.master?;
-        let workers: f64 = self
-            .workers
-            .iter()
-            .map(|(pid, t)| {
-                let t0 = before
-                    .workers
-                    .iter()
-                    .find(|w| w.0 == *pid)
-                    .map_or(0.0, |w| w.1);
-                t - t0
-            })
-            .sum();
+        if self.workers.len() != before.workers.len() {
+            return None;
+        }
+        let mut workers = 0.0;
+        for (pid, t) in &self.workers {
+            workers += t - before.workers.iter().find(|w| w.0 == *pid)?.1;
+        }
         (master + workers > 0.0).then(|| master / (master + workers))
     }
 }
