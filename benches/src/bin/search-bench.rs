@@ -4,8 +4,11 @@
 //! budget), then a line with the branch goals covered (by ferrosuite's probes), all goals
 //! covered, tests and statements of the minimised suite, statements executed per second, and
 //! where the time went: the share of wall time the workers spent running tests (summed over
-//! workers, divided by the workers) and the share outside the host (search, fitness,
-//! bookkeeping). A JSON line per run follows the text line.
+//! workers, divided by the workers), the share of wall time the host had no test to run
+//! ("outside the host": search, fitness, bookkeeping; meaningful when the search and the
+//! worker each have a core) and the master's share of the CPU time the master and its
+//! workers used (from `/proc`; unknown when a worker was replaced during the run). A JSON line
+//! per run follows the text line.
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
@@ -119,6 +122,10 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
     }
 }
 
+const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
+[--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
+[--observed-share P] [--stream-chunk N] [--no-minimise]";
+
 fn args() -> Args {
     let mut a = Args {
         cp: String::new(),
@@ -135,11 +142,17 @@ fn args() -> Args {
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--help" || flag == "-h" {
+            println!("{USAGE}");
+            std::process::exit(0);
+        }
         if flag == "--no-minimise" {
             a.minimise = false;
             continue;
         }
-        let v = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let v = it
+            .next()
+            .unwrap_or_else(|| panic!("{flag} needs a value\n{USAGE}"));
         match flag.as_str() {
             "--cp" => a.cp = v,
             "--class" => a.classes.push(v.replace('.', "/")),
@@ -152,7 +165,7 @@ fn args() -> Args {
             "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
             "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
             "--stream-chunk" => a.stream_chunk = Some(v.parse().unwrap()),
-            _ => panic!("unknown flag {flag}"),
+            _ => panic!("unknown flag {flag}\n{USAGE}"),
         }
     }
     if a.algorithms.is_empty() {
