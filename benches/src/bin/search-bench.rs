@@ -7,7 +7,8 @@
 //! workers, divided by the workers), the share of wall time the host had no test to run
 //! ("outside the host": search, fitness, bookkeeping; meaningful when the search and the
 //! worker each have a core) and the master's share of the CPU time the master and its
-//! workers used (from `/proc`; unknown when a worker was replaced during the run). A JSON line
+//! workers used (from `/proc`, over the whole search, minimisation included; unknown when a
+//! worker was replaced during the run). A JSON line
 //! per run follows the text line.
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
@@ -87,7 +88,9 @@ impl CpuTimes {
     /// The master's share of the CPU time the master and the workers used since `before`:
     /// on one core, the share of the time spent outside the worker processes (search,
     /// fitness, the master's side of the protocol). `None` without `/proc`, and when a
-    /// worker was replaced meanwhile (the CPU time of the one it replaced is gone).
+    /// worker was replaced meanwhile (the CPU time of the one it replaced is gone). It covers
+    /// the whole `search` call, minimisation included: with `--no-minimise` it spans the same
+    /// time as the other figures.
     fn share_since(&self, before: &CpuTimes) -> Option<f64> {
         let master = self.master? - before.master?;
         if self.workers.len() != before.workers.len() {

@@ -81,40 +81,25 @@ impl Scoring<'_> {
         self.books.cache.contains_key(&id)
     }
 
-    /// The number of goals so far (exception goals are added as tests reveal them): a suite
-    /// scored now is scored again if the number grows before the generation ends.
-    #[must_use]
-    pub fn goal_count(&self) -> usize {
-        self.books.goals.goals().len()
-    }
-
-    /// [`Evaluator::suite_fitness`].
+    /// [`Evaluator::suite_fitness`]. The same value as after the generation: whole-suite
+    /// fitness reads the static goals and the traces, not the exception goals registered
+    /// meanwhile (the exception term counts the distinct exceptions the traces hold).
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        score_suite(
-            self.books,
-            self.scorer,
-            self.init,
-            self.in_fitness,
-            ids,
-            true,
-        )
+        score_suite(self.books, self.scorer, self.init, self.in_fitness, ids)
     }
 }
 
 /// Whole-suite fitness of the tests `ids` (those with a trace) and the static initialisers;
-/// `count` adds a fitness evaluation to the usage.
+/// one fitness evaluation.
 fn score_suite(
     books: &mut Books,
     scorer: &mut SuiteScorer,
     init: &Trace,
     in_fitness: &mut Duration,
     ids: impl IntoIterator<Item = TestId>,
-    count: bool,
 ) -> SuiteFitness {
     let t0 = Instant::now();
-    if count {
-        books.usage.evaluations += 1;
-    }
+    books.usage.evaluations += 1;
     let cache = &books.cache;
     let traces = std::iter::once(init).chain(
         ids.into_iter()
@@ -450,7 +435,13 @@ impl<'h> Evaluator<'h> {
     /// Whole-suite fitness of the tests with these ids (each must have run), class
     /// initialisation included; counts one fitness evaluation.
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        self.score(ids, true)
+        score_suite(
+            &mut self.books,
+            &mut self.scorer,
+            &self.init,
+            &mut self.in_fitness,
+            ids,
+        )
     }
 
     /// Calls `f` with a [`Scoring`] of this evaluator.
@@ -461,23 +452,6 @@ impl<'h> Evaluator<'h> {
             init: &self.init,
             in_fitness: &mut self.in_fitness,
         });
-    }
-
-    /// [`suite_fitness`](Self::suite_fitness) again for a suite already counted (scored in
-    /// a stream before the goals grew): not a new fitness evaluation.
-    pub fn rescore_suite(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        self.score(ids, false)
-    }
-
-    fn score(&mut self, ids: impl IntoIterator<Item = TestId>, count: bool) -> SuiteFitness {
-        score_suite(
-            &mut self.books,
-            &mut self.scorer,
-            &self.init,
-            &mut self.in_fitness,
-            ids,
-            count,
-        )
     }
 
     /// Wall time spent turning results into traces (and registering exception goals).

@@ -8,9 +8,8 @@
 //! offspring is fitter than the better parent, or as fit and not longer in total; an accepted
 //! offspring longer than `bloat_factor` times the best individual is replaced by its parent
 //! (bloat control). The offspring's new tests go to the host in chunks while the next pairs
-//! are bred, and each offspring is scored as soon as its tests have run (scored again at the
-//! end of the generation if tests revealed new exception goals meanwhile, so that every
-//! offspring is compared on the same goals).
+//! are bred, and each offspring is scored as soon as its tests have run (its fitness does not
+//! depend on what later chunks reveal: see [`Scoring::suite_fitness`](super::Scoring)).
 //!
 //! Rank selection (Whitley's linear ranking, as EvoSuite does it): with the population sorted
 //! best first, bias b and r uniform in \[0, 1), the chosen index is
@@ -70,27 +69,21 @@ fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Individual> {
     score_with(run, suites, Vec::new())
 }
 
-/// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` when it was
-/// computed in the stream with the goals there are now (the goal count it was scored with is
-/// the second value); the others, and those scored before exception goals were added, are
-/// scored now (a rescore is not a new fitness evaluation).
+/// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` where it was
+/// computed in the stream.
 fn score_with(
     run: &mut Run<'_, '_, '_>,
     suites: Vec<Suite>,
-    mut early: Vec<(SuiteFitness, usize)>,
+    early: Vec<SuiteFitness>,
 ) -> Vec<Individual> {
-    let goals = run.eval.goals().goals().len();
-    early.truncate(suites.len());
     let mut early = early.into_iter();
     suites
         .into_iter()
         .map(|mut suite| {
             suite.mark_executed();
-            let ids = suite.tests.iter().map(|t| t.id);
             let f = match early.next() {
-                Some((f, n)) if n == goals => f,
-                Some(_) => run.eval.rescore_suite(ids),
-                None => run.eval.suite_fitness(ids),
+                Some(f) => f,
+                None => run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)),
             };
             Individual {
                 fitness: f.total,
@@ -116,7 +109,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let mut next: Vec<Individual> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
-        let mut early: Vec<(SuiteFitness, usize)> = Vec::new();
+        let mut early: Vec<SuiteFitness> = Vec::new();
         let wanted = config.population.saturating_sub(next.len());
         let parents_pop = &pop;
         // Pairs of offspring are bred until their new tests fill a chunk, which runs while
@@ -162,8 +155,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     if !suite.tests.iter().all(|t| scoring.has_trace(t.id)) {
                         break;
                     }
-                    let f = scoring.suite_fitness(suite.tests.iter().map(|t| t.id));
-                    early.push((f, scoring.goal_count()));
+                    early.push(scoring.suite_fitness(suite.tests.iter().map(|t| t.id)));
                 }
             },
         )?;

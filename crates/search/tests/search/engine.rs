@@ -308,10 +308,10 @@ fn streaming_tests_to_the_host_gives_the_same_suite() {
     }
 }
 
-/// The whole-suite GA scores each offspring while later chunks run, and again at the end of
-/// the generation when exception goals appeared meanwhile: the suites are those of scoring
-/// every offspring after the generation. (Under an evaluation budget both run whole
-/// generations; under a statement budget only the last generation may stop elsewhere.)
+/// The whole-suite GA scores each offspring while later chunks run: the suites are those of
+/// scoring every offspring after the generation (fitness does not depend on exception goals
+/// later chunks reveal). Under an evaluation budget both run whole generations; under a
+/// statement budget only the last generation may stop elsewhere.
 #[test]
 fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
     let run = |stream_chunk| {
@@ -325,7 +325,7 @@ fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
             ..Budget::default()
         };
         // Branches: many goals (not all covered within the budget) and exceptions that appear
-        // during generations (new exception goals, so offspring scored early are rescored).
+        // during generations (new exception goals registered between offspring scored early).
         engine_search("examples/Branches", &engine, 5, budget, Config::default()).map(|(r, _)| {
             (
                 serde_json::to_string(&r.tests).unwrap(),
