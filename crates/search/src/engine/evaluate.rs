@@ -297,7 +297,6 @@ impl<'h> Evaluator<'h> {
     /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
     /// tests. The time the host worked (not waiting for chunks) counts as time in the host.
     /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]).
-    /// Returns the number of tests taken in.
     ///
     /// ```text
     /// search:  build 1 | build 2 | build 3 | take in 1, build 4 | take in 2 …
@@ -308,7 +307,7 @@ impl<'h> Evaluator<'h> {
         mut produce: impl FnMut() -> Result<Option<Chunk>>,
         mut taken_in: impl FnMut(&GoalSet, TestId, &Test, &Arc<Trace>),
         mut after_chunk: impl FnMut(&mut Scoring<'_>),
-    ) -> Result<usize> {
+    ) -> Result<()> {
         let Evaluator {
             host,
             books,
@@ -334,7 +333,6 @@ impl<'h> Evaluator<'h> {
             let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
             let mut taken = 0usize;
             let mut seen: BTreeSet<TestId> = BTreeSet::new();
-            let mut out = 0;
             // Dropped when nothing more comes: the host then ends once the chunks out are done.
             let mut to_host = Some(to_host);
             'chunks: loop {
@@ -385,7 +383,6 @@ impl<'h> Evaluator<'h> {
                 for ((id, test), result) in todo.into_iter().zip(results) {
                     let trace = books.absorb(id, &test, result);
                     taken_in(&books.goals, id, &test, &trace);
-                    out += 1;
                 }
                 books.in_traces += t1.elapsed();
                 after_chunk(&mut Scoring {
@@ -398,7 +395,7 @@ impl<'h> Evaluator<'h> {
             drop(to_host);
             let worked = runner.join().map_err(|_| Error::HostThread)??;
             *in_host += worked;
-            Ok(out)
+            Ok(())
         })
     }
 
@@ -472,10 +469,9 @@ impl<'h> Evaluator<'h> {
     }
 }
 
-/// A value as the probes see it in a comparison: `boolean`, `byte`, `short` and `char` as the
-/// `int` the JVM compares, `float` as the `double` it is widened to.
-/// Whether the test wrote `v` itself: a primitive statement (as the probes record operands:
-/// `int` for the types that compare as `int`, floats widened) or an array length.
+/// Whether the test wrote `v` itself: a primitive statement as the probes record it as an
+/// operand (`boolean`, `byte`, `short` and `char` as the `int` the JVM compares, `float` as
+/// the `double` it is widened to) or an array length.
 fn is_input(test: &Test, v: &Prim) -> bool {
     test.statements.iter().any(|s| match s {
         Statement::Primitive(p) => match (p.as_jvm_int(), p) {

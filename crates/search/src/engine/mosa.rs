@@ -96,11 +96,8 @@ impl VectorCache {
     /// off by the deadline) gets none: it is as far as can be from every objective, and it is
     /// not cached, since a later run would give it a trace.
     fn fill(&mut self, run: &Run<'_, '_, '_>, id: TestId) {
-        let objectives = &self.objectives;
         if let Some(trace) = run.eval.trace(id) {
-            self.vectors
-                .entry(id)
-                .or_insert_with(|| run.eval.goals().fitness_vector(objectives, trace));
+            self.take_in(run.eval.goals(), id, trace);
         }
     }
 }
