@@ -69,7 +69,7 @@ pub use distance::normalize;
 pub use error::{Error, Result};
 pub use goals::{CutClass, CutMethod, Goal, GoalSet, GoalSetBuilder, Predicate, Target};
 pub use ids::{ClassIndex, GoalId, PredicateId};
-pub use suite::{Coverage, SuiteFitness, SuiteScorer};
+pub use suite::{CompiledTrace, Coverage, SuiteFitness, SuiteScorer};
 pub use trace::{MethodKey, Trace};
 
 /// Fitness settings.

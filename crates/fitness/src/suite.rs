@@ -227,18 +227,27 @@ const NONE: u32 = u32::MAX;
 ///
 /// [`GoalSet::suite_fitness`] merges the traces (a sort of all their entries) and then looks
 /// every goal up in the merge. The whole-suite GA scores a full population of suites every
-/// generation, so the scorer instead keeps dense tables indexed like the goal set's branches,
-/// lines and methods, and folds each trace into them: the cost is the size of the traces plus
-/// one pass over the goals, with no allocation after the first call. Entries of a trace that
-/// name nothing of the goal set (probes of other classes) are skipped.
+/// generation, so the scorer instead compiles each test's trace once into its own dense
+/// indices ([`CompiledTrace`]) and folds the compiled traces of a suite: bit sets for the
+/// branch outcomes taken, the predicates evaluated once and at least twice, the lines hit and
+/// the methods entered (a few machine words per trace), and a list of the smallest distances
+/// of the outcomes the trace did not take. A predicate evaluated at least twice by the suite
+/// is one evaluated twice by some trace or once by two of them, so the fold keeps "once" and
+/// "twice" sets: `twice |= t.twice | (once & t.once); once |= t.once`. Hit counts beyond
+/// that are never read: a branch counts as taken or not, and its distance only matters while
+/// no test of the suite took it (then every distance the suite saw for it comes from a trace
+/// that did not take it). Then one pass over the goals. Entries of a trace that name nothing
+/// of the goal set (probes of other classes) are left out when compiling.
 ///
 /// The result equals [`GoalSet::suite_fitness`] on the same traces (a property test keeps
 /// that reference as the oracle). A scorer is built for one goal set and must be used with it
 /// (exception goals registered later do not matter: exceptions are read from the traces).
 ///
 /// ```text
-/// traces t1 = {slot 4: hits 1}, t2 = {slot 4: hits 2, slot 5: distance 3}
-/// tables: hits[b4] = 3, distance[b5] = 3, predicate hits = 3 => b5 scores ν(3) = 0.75
+/// predicate p with outcome slots 4 (b4) and 5 (b5)
+/// t1 = {slot 4: hits 1, slot 5: distance 7}, t2 = {slot 4: hits 2, slot 5: distance 3}
+/// compiled: t1 taken {b4}, once {p}, distances [(b5, 7)]; t2 taken {b4}, once, twice {p}, [(b5, 3)]
+/// suite: taken {b4}, twice {p}, distance[b5] = 3 => b5 scores ν(3) = 0.75
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SuiteScorer {
@@ -254,12 +263,64 @@ pub struct SuiteScorer {
     method_index: Vec<u32>,
     /// Method index per class and method id (what calls and exceptions name).
     key_index: Vec<Vec<u32>>,
-    hits: Vec<u32>,
+    slot_count: usize,
+    line_count: usize,
+    method_count: usize,
+    /// The suite's fold, one bit per dense slot: outcomes taken.
+    taken: Vec<u64>,
+    /// One bit per predicate: evaluated at least once, at least twice.
+    once: Vec<u64>,
+    twice: Vec<u64>,
+    /// Per dense slot: the smallest distance of a trace that did not take it.
     distance: Vec<f64>,
-    lines: Vec<bool>,
-    entered: Vec<bool>,
+    /// Lines hit, one bit per line goal.
+    lines: Vec<u64>,
+    /// Methods entered, one bit per method.
+    entered: Vec<u64>,
     /// Per method: 0 not called directly, 1 every call threw, 2 some call returned.
     calls: Vec<u8>,
+}
+
+/// A trace in a [`SuiteScorer`]'s own indices ([`SuiteScorer::compile`]): only what the goal
+/// set names and only what whole-suite fitness reads. Compile a test's trace once and score
+/// every suite that holds the test with it ([`SuiteScorer::score_compiled`]). Bit sets stop
+/// at their last non-zero word.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CompiledTrace {
+    /// Dense slots of the outcomes taken.
+    taken: Vec<u64>,
+    /// Predicates evaluated at least once, at least twice.
+    once: Vec<u64>,
+    twice: Vec<u64>,
+    /// (dense slot, smallest distance) of the outcomes seen but not taken.
+    distances: Vec<(u32, f64)>,
+    lines: Vec<u64>,
+    methods: Vec<u64>,
+    calls: Vec<(u32, bool)>,
+    exceptions: Vec<(u32, Box<str>)>,
+    lost: bool,
+}
+
+fn set_bit(words: &mut Vec<u64>, i: usize) {
+    let w = i / 64;
+    if words.len() <= w {
+        words.resize(w + 1, 0);
+    }
+    words[w] |= 1 << (i % 64);
+}
+
+fn bit(words: &[u64], i: usize) -> bool {
+    words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+fn or_into(into: &mut [u64], from: &[u64]) {
+    for (a, b) in into.iter_mut().zip(from) {
+        *a |= b;
+    }
+}
+
+fn ones(words: &[u64]) -> usize {
+    words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 fn table(entries: impl Iterator<Item = (u32, usize)>) -> Vec<u32> {
@@ -323,12 +384,18 @@ impl SuiteScorer {
                 t[at] = i;
             }
         }
+        let words = |n: usize| vec![0; n.div_ceil(64)];
         SuiteScorer {
             key_index,
-            hits: vec![0; slots.len()],
+            slot_count: slots.len(),
+            line_count: goals.lines.len(),
+            method_count: goals.methods.len(),
+            taken: words(slots.len()),
+            once: words(goals.predicates.len()),
+            twice: words(goals.predicates.len()),
             distance: vec![f64::INFINITY; slots.len()],
-            lines: vec![false; goals.lines.len()],
-            entered: vec![false; goals.methods.len()],
+            lines: words(goals.lines.len()),
+            entered: words(goals.methods.len()),
             calls: vec![0; goals.methods.len()],
             slot_index,
             branch_slot,
@@ -339,47 +406,118 @@ impl SuiteScorer {
     }
 
     /// The whole-suite fitness of the suite whose tests left these traces (the same as
-    /// [`GoalSet::suite_fitness`]).
+    /// [`GoalSet::suite_fitness`]). Compiles every trace: when the same traces are scored
+    /// again and again, compile them once and use [`SuiteScorer::score_compiled`].
     pub fn score<'a>(
         &mut self,
         goals: &GoalSet,
         traces: impl IntoIterator<Item = &'a Trace>,
     ) -> SuiteFitness {
-        self.hits.fill(0);
+        let compiled: Vec<CompiledTrace> = traces.into_iter().map(|t| self.compile(t)).collect();
+        self.score_compiled(goals, &compiled)
+    }
+
+    /// `trace` in this scorer's indices: entries of classes and methods the goal set does not
+    /// name are left out.
+    #[must_use]
+    pub fn compile(&self, trace: &Trace) -> CompiledTrace {
+        let mut c = CompiledTrace {
+            lost: trace.is_lost(),
+            ..CompiledTrace::default()
+        };
+        // Hits per dense slot, for the predicates' evaluation counts.
+        let mut hits: Vec<u32> = vec![0; self.slot_count];
+        for &(slot, h, distance) in trace.branches() {
+            let Some(i) = lookup(&self.slot_index, slot.0) else {
+                continue;
+            };
+            if h > 0 {
+                set_bit(&mut c.taken, i);
+                if let Some(x) = hits.get_mut(i) {
+                    *x = x.saturating_add(h);
+                }
+            } else if let Ok(i) = u32::try_from(i) {
+                c.distances.push((i, distance));
+            }
+        }
+        for (p, slots) in self.predicate_slots.iter().enumerate() {
+            let ran = slots.iter().fold(0u32, |n, &s| {
+                n.saturating_add(hits.get(s as usize).copied().unwrap_or(0))
+            });
+            if ran >= 1 {
+                set_bit(&mut c.once, p);
+            }
+            if ran >= 2 {
+                set_bit(&mut c.twice, p);
+            }
+        }
+        for line in trace.lines() {
+            if let Some(i) = lookup(&self.line_index, line.0) {
+                set_bit(&mut c.lines, i);
+            }
+        }
+        for m in trace.methods() {
+            if let Some(i) = lookup(&self.method_index, m.0) {
+                set_bit(&mut c.methods, i);
+            }
+        }
+        for &((class, method), returned) in trace.calls() {
+            if let Some(i) = self
+                .method_of(class, method)
+                .and_then(|i| u32::try_from(i).ok())
+            {
+                c.calls.push((i, returned));
+            }
+        }
+        for (key, exception) in trace.exceptions() {
+            if let Some(i) = self
+                .method_of(key.0, key.1)
+                .and_then(|i| u32::try_from(i).ok())
+            {
+                c.exceptions.push((i, exception.as_str().into()));
+            }
+        }
+        c
+    }
+
+    /// The whole-suite fitness of the suite whose tests left these compiled traces (compiled
+    /// by this scorer): the same as [`SuiteScorer::score`] on the traces themselves.
+    pub fn score_compiled<'a>(
+        &mut self,
+        goals: &GoalSet,
+        traces: impl IntoIterator<Item = &'a CompiledTrace>,
+    ) -> SuiteFitness {
+        self.taken.fill(0);
+        self.once.fill(0);
+        self.twice.fill(0);
         self.distance.fill(f64::INFINITY);
-        self.lines.fill(false);
-        self.entered.fill(false);
+        self.lines.fill(0);
+        self.entered.fill(0);
         self.calls.fill(0);
         let mut lost = false;
-        let mut exceptions: Vec<(crate::MethodKey, &str)> = Vec::new();
+        let mut exceptions: Vec<(u32, &str)> = Vec::new();
         for t in traces {
-            lost |= t.is_lost();
-            for &(slot, hits, distance) in t.branches() {
-                if let Some(i) = lookup(&self.slot_index, slot.0) {
-                    self.hits[i] = self.hits[i].saturating_add(hits);
-                    self.distance[i] = self.distance[i].min(distance);
+            lost |= t.lost;
+            or_into(&mut self.taken, &t.taken);
+            for (w, (once, twice)) in self.once.iter_mut().zip(&mut self.twice).enumerate() {
+                let o = t.once.get(w).copied().unwrap_or(0);
+                let tw = t.twice.get(w).copied().unwrap_or(0);
+                *twice |= tw | (*once & o);
+                *once |= o;
+            }
+            for &(i, distance) in &t.distances {
+                if let Some(d) = self.distance.get_mut(i as usize) {
+                    *d = d.min(distance);
                 }
             }
-            for line in t.lines() {
-                if let Some(i) = lookup(&self.line_index, line.0) {
-                    self.lines[i] = true;
+            or_into(&mut self.lines, &t.lines);
+            or_into(&mut self.entered, &t.methods);
+            for &(i, returned) in &t.calls {
+                if let Some(c) = self.calls.get_mut(i as usize) {
+                    *c = (*c).max(if returned { 2 } else { 1 });
                 }
             }
-            for m in t.methods() {
-                if let Some(i) = lookup(&self.method_index, m.0) {
-                    self.entered[i] = true;
-                }
-            }
-            for &((class, method), returned) in t.calls() {
-                if let Some(i) = self.method_of(class, method) {
-                    self.calls[i] = self.calls[i].max(if returned { 2 } else { 1 });
-                }
-            }
-            for (key, exception) in t.exceptions() {
-                if self.method_of(key.0, key.1).is_some() {
-                    exceptions.push((*key, exception.as_str()));
-                }
-            }
+            exceptions.extend(t.exceptions.iter().map(|(i, e)| (*i, &**e)));
         }
         exceptions.sort_unstable();
         exceptions.dedup();
@@ -398,19 +536,17 @@ impl SuiteScorer {
         lookup(self.key_index.get(class.index())?, method.0)
     }
 
-    fn branch_hits(&self, b: usize) -> u32 {
+    fn branch_taken(&self, b: usize) -> bool {
         self.branch_slot
             .get(b)
-            .and_then(|&i| self.hits.get(i as usize))
-            .copied()
-            .unwrap_or(0)
+            .is_some_and(|&i| i != NONE && bit(&self.taken, i as usize))
     }
 
     fn covers(&self, link: Link) -> bool {
         match link {
-            Link::Branch(n) => self.branch_hits(n) > 0,
-            Link::Line(l) => self.lines[l],
-            Link::Method(m) => self.entered[m],
+            Link::Branch(n) => self.branch_taken(n),
+            Link::Line(l) => bit(&self.lines, l),
+            Link::Method(m) => bit(&self.entered, m),
             Link::MethodNoException(m) => self.calls[m] == 2,
             // Exception goals are registered after the static ones: never asked here.
             Link::Exception(_) => false,
@@ -418,34 +554,28 @@ impl SuiteScorer {
     }
 
     fn part(&self, goals: &GoalSet, c: Criterion, exceptions: usize) -> f64 {
-        let unentered = self.entered.iter().filter(|e| !**e).count() as f64;
+        let unentered = (self.method_count - ones(&self.entered)) as f64;
         match c {
             Criterion::Branch => {
                 let mut sum = unentered;
                 for (n, b) in goals.branches.iter().enumerate() {
-                    sum += if self.branch_hits(n) > 0 {
+                    sum += if self.branch_taken(n) {
                         0.0
+                    } else if bit(&self.twice, b.predicate) {
+                        let d = self
+                            .branch_slot
+                            .get(n)
+                            .and_then(|&i| self.distance.get(i as usize))
+                            .copied()
+                            .unwrap_or(f64::INFINITY);
+                        normalize(d)
                     } else {
-                        let ran: u64 = self.predicate_slots[b.predicate]
-                            .iter()
-                            .map(|&i| u64::from(self.hits[i as usize]))
-                            .sum();
-                        if ran >= 2 {
-                            let d = self
-                                .branch_slot
-                                .get(n)
-                                .and_then(|&i| self.distance.get(i as usize))
-                                .copied()
-                                .unwrap_or(f64::INFINITY);
-                            normalize(d)
-                        } else {
-                            1.0
-                        }
+                        1.0
                     };
                 }
                 sum
             }
-            Criterion::Line => self.lines.iter().filter(|l| !**l).count() as f64,
+            Criterion::Line => (self.line_count - ones(&self.lines)) as f64,
             Criterion::Method => unentered,
             Criterion::MethodNoException => goals
                 .goals_of(Criterion::MethodNoException)

@@ -19,7 +19,7 @@ use crate::random::{Rng, index};
 /// of `t2` from `b` on. A reference of the tail to a value before `b` is rebound to the last
 /// value of the head whose type fits the original value's type; a statement that cannot be
 /// rebound is dropped with the statements that use it. Falls back to `t1` when the result
-/// would be invalid or empty.
+/// would be empty.
 pub fn test_crossover<R: Rng + ?Sized>(f: &Factory<'_>, t1: &Test, t2: &Test, rng: &mut R) -> Test {
     let a = index(rng, t1.len() + 1);
     let b = index(rng, t2.len() + 1);
@@ -27,29 +27,36 @@ pub fn test_crossover<R: Rng + ?Sized>(f: &Factory<'_>, t1: &Test, t2: &Test, rn
 }
 
 /// [`test_crossover`] at given cut points (`a` ≤ `t1.len()`, `b` ≤ `t2.len()`); `None` when the
-/// result would be invalid or empty.
+/// result would be empty (or a head does not type-check).
 #[must_use]
 pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -> Option<Test> {
     let a = a.min(t1.len());
     let b = b.min(t2.len());
     // Only the heads' types matter: the tail's references into t2's head are rebound to
     // values of t1's head; references within the tail follow their statements.
-    let out_types = value_types(&t1.statements[..a]).ok()?;
-    let types2 = value_types(&t2.statements[..b]).ok()?;
+    // (Both are computed only when a tail statement uses a value of t2's head: the types of
+    // t1's head once, those of t2's head one at a time.)
+    let mut out_types: Option<Vec<Option<FieldType>>> = None;
     let mut out: Vec<Statement> = t1.statements[..a].to_vec();
     // Where each statement of t2 ended up in `out`: for the head, the last value of t1's head
     // of a type it can stand for, looked for only when a tail statement uses it (most are
     // not, and each search asks the type hierarchy up to `a` times).
     let mut map: Vec<Option<Option<usize>>> = vec![None; t2.len()];
-    let rebind = |i: usize| -> Option<usize> {
-        let want = types2.get(i)?.as_ref()?;
+    let mut rebind = |i: usize| -> Option<Option<usize>> {
+        let Some(want) = t2.statements.get(i)?.value_type().ok()? else {
+            return Some(None);
+        };
+        let have_types = match &mut out_types {
+            Some(t) => t,
+            None => out_types.insert(value_types(&t1.statements[..a]).ok()?),
+        };
         // Arrays only to the same type: a `String[]` passed as an `Object[]` would take
         // stores of any object.
-        out_types.iter().rposition(|t| {
+        Some(have_types.iter().rposition(|t| {
             t.as_ref().is_some_and(|have| {
-                have == want || (!matches!(want, FieldType::Array(_)) && f.assignable(have, want))
+                *have == want || (!matches!(want, FieldType::Array(_)) && f.assignable(have, &want))
             })
-        })
+        }))
     };
     for (i, stmt) in t2.statements.iter().enumerate().skip(b) {
         if out.len() >= f.config().max_test_length {
@@ -69,7 +76,7 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
             let target = match map.get(j).copied() {
                 Some(Some(known)) => known,
                 Some(None) if j < b => {
-                    let found = rebind(j);
+                    let found = rebind(j)?;
                     map[j] = Some(found);
                     found
                 }
@@ -86,5 +93,14 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
         }
     }
     let t = Test::new(out);
-    (!t.is_empty() && t.validate().is_ok()).then_some(t)
+    // Valid by construction: head values keep their types and every rebound reference gets
+    // a value of a type that fits where it is used. Checking it costs a descriptor parse per
+    // statement, a sizeable share of breeding, so only debug builds (and with them the
+    // property tests, which type-check every offspring) pay for it.
+    debug_assert!(
+        t.validate().is_ok(),
+        "crossover at {a}/{b} made an ill-formed test: {:?}",
+        t.validate()
+    );
+    (!t.is_empty()).then_some(t)
 }

@@ -12,7 +12,7 @@
 //! assert!(archive.tests().is_empty());
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use ferrosuite_fitness::{GoalId, GoalSet, Trace};
@@ -34,7 +34,10 @@ pub struct Kept {
 /// The best test per covered goal.
 #[derive(Debug, Clone, Default)]
 pub struct Archive {
-    best: BTreeMap<GoalId, Kept>,
+    /// Indexed by goal (goal ids are dense): every executed test is offered, and most of the
+    /// goals it covers already have a test, so the look-up is the common case.
+    best: Vec<Option<Kept>>,
+    covered: usize,
 }
 
 impl Archive {
@@ -46,53 +49,64 @@ impl Archive {
         }
         let mut new = 0;
         for g in goals.covered(trace) {
-            match self.best.get(&g) {
+            let i = g.index();
+            if self.best.len() <= i {
+                self.best.resize_with(i + 1, || None);
+            }
+            let slot = &mut self.best[i];
+            match slot {
                 Some(k) if k.test.len() <= test.len() => {}
                 prev => {
                     if prev.is_none() {
                         new += 1;
                     }
-                    self.best.insert(
-                        g,
-                        Kept {
-                            id,
-                            test: test.clone(),
-                            trace: Arc::clone(trace),
-                        },
-                    );
+                    *prev = Some(Kept {
+                        id,
+                        test: test.clone(),
+                        trace: Arc::clone(trace),
+                    });
                 }
             }
         }
+        self.covered += new;
         new
     }
 
     /// Whether a goal is covered.
     #[must_use]
     pub fn covers(&self, goal: GoalId) -> bool {
-        self.best.contains_key(&goal)
+        self.get(goal).is_some()
     }
 
     /// Number of covered goals.
     #[must_use]
     pub fn covered_count(&self) -> usize {
-        self.best.len()
+        self.covered
     }
 
     /// The covered goals, in id order.
     pub fn covered(&self) -> impl Iterator<Item = GoalId> + '_ {
-        self.best.keys().copied()
+        self.best
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.is_some())
+            .filter_map(|(i, _)| u32::try_from(i).ok().map(GoalId))
     }
 
     /// The test kept for a goal.
     #[must_use]
     pub fn get(&self, goal: GoalId) -> Option<&Kept> {
-        self.best.get(&goal)
+        self.best.get(goal.index())?.as_ref()
     }
 
     /// The distinct kept tests, in the order of the first goal each is kept for.
     #[must_use]
     pub fn tests(&self) -> Vec<&Kept> {
         let mut seen = BTreeSet::new();
-        self.best.values().filter(|k| seen.insert(k.id)).collect()
+        self.best
+            .iter()
+            .flatten()
+            .filter(|k| seen.insert(k.id))
+            .collect()
     }
 }

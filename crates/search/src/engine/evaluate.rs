@@ -11,12 +11,12 @@
 //! goals discovered at run time, and the values the code under test compared (the operands
 //! the probes saw), which the search feeds to the factory's observed pool.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque, btree_map};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use ferrosuite_exec::{Host, TestResult};
-use ferrosuite_fitness::{GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
+use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
 
@@ -42,7 +42,7 @@ const SLOW_SLICE: Duration = Duration::from_secs(1);
 pub struct Evaluator<'h> {
     host: &'h mut Host,
     books: Books,
-    scorer: SuiteScorer,
+    compiled: Compiled,
     /// The probes of the classes' static initialisers, which every suite shares.
     init: Trace,
     budget: Budget,
@@ -65,12 +65,20 @@ struct Books {
     frozen: bool,
 }
 
+/// Whole-suite scoring: the scorer, and the traces of class initialisation and of the cached
+/// tests compiled for it ([`CompiledTrace`]): a test is compiled once, at the first suite
+/// scored with it, and folded into every later suite that holds it.
+struct Compiled {
+    scorer: SuiteScorer,
+    init: CompiledTrace,
+    tests: BTreeMap<TestId, CompiledTrace>,
+}
+
 /// Whole-suite fitness from inside a stream ([`Evaluator::run_streamed`]'s `after_chunk`):
 /// suites whose tests have all run can be scored while the host runs the next chunks.
 pub struct Scoring<'e> {
     books: &'e mut Books,
-    scorer: &'e mut SuiteScorer,
-    init: &'e Trace,
+    compiled: &'e mut Compiled,
     in_fitness: &'e mut Duration,
 }
 
@@ -85,7 +93,7 @@ impl Scoring<'_> {
     /// fitness reads the static goals and the traces, not the exception goals registered
     /// meanwhile (the exception term counts the distinct exceptions the traces hold).
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
-        score_suite(self.books, self.scorer, self.init, self.in_fitness, ids)
+        score_suite(self.books, self.compiled, self.in_fitness, ids)
     }
 }
 
@@ -93,19 +101,32 @@ impl Scoring<'_> {
 /// one fitness evaluation.
 fn score_suite(
     books: &mut Books,
-    scorer: &mut SuiteScorer,
-    init: &Trace,
+    compiled: &mut Compiled,
     in_fitness: &mut Duration,
     ids: impl IntoIterator<Item = TestId>,
 ) -> SuiteFitness {
     let t0 = Instant::now();
     books.usage.evaluations += 1;
-    let cache = &books.cache;
-    let traces = std::iter::once(init).chain(
-        ids.into_iter()
-            .filter_map(|id| cache.get(&id).map(AsRef::as_ref)),
-    );
-    let f = scorer.score(&books.goals, traces);
+    let Compiled {
+        scorer,
+        init,
+        tests,
+    } = compiled;
+    let ids: Vec<TestId> = ids
+        .into_iter()
+        .filter(|id| match tests.entry(*id) {
+            btree_map::Entry::Occupied(_) => true,
+            btree_map::Entry::Vacant(v) => match books.cache.get(id) {
+                Some(trace) => {
+                    v.insert(scorer.compile(trace));
+                    true
+                }
+                None => false,
+            },
+        })
+        .collect();
+    let traces = std::iter::once(&*init).chain(ids.iter().filter_map(|id| tests.get(id)));
+    let f = scorer.score_compiled(&books.goals, traces);
     *in_fitness += t0.elapsed();
     f
 }
@@ -143,9 +164,14 @@ impl<'h> Evaluator<'h> {
     /// starts now.
     pub fn new(host: &'h mut Host, goals: GoalSet, budget: Budget) -> Self {
         let init = Trace::from_probes(&host.ready().init_probes);
+        let scorer = SuiteScorer::new(&goals);
         Evaluator {
             host,
-            scorer: SuiteScorer::new(&goals),
+            compiled: Compiled {
+                init: scorer.compile(&init),
+                scorer,
+                tests: BTreeMap::new(),
+            },
             books: Books {
                 goals,
                 cache: BTreeMap::new(),
@@ -311,8 +337,7 @@ impl<'h> Evaluator<'h> {
         let Evaluator {
             host,
             books,
-            scorer,
-            init,
+            compiled,
             budget,
             started,
             in_host,
@@ -387,8 +412,7 @@ impl<'h> Evaluator<'h> {
                 books.in_traces += t1.elapsed();
                 after_chunk(&mut Scoring {
                     books,
-                    scorer,
-                    init,
+                    compiled,
                     in_fitness,
                 });
             }
@@ -434,8 +458,7 @@ impl<'h> Evaluator<'h> {
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
         score_suite(
             &mut self.books,
-            &mut self.scorer,
-            &self.init,
+            &mut self.compiled,
             &mut self.in_fitness,
             ids,
         )
@@ -445,8 +468,7 @@ impl<'h> Evaluator<'h> {
     pub fn scoring(&mut self, f: &mut impl FnMut(&mut Scoring<'_>)) {
         f(&mut Scoring {
             books: &mut self.books,
-            scorer: &mut self.scorer,
-            init: &self.init,
+            compiled: &mut self.compiled,
             in_fitness: &mut self.in_fitness,
         });
     }
@@ -466,6 +488,7 @@ impl<'h> Evaluator<'h> {
     /// Drops the cached traces of tests no longer needed.
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
         self.books.cache.retain(|id, _| keep(*id));
+        self.compiled.tests.retain(|id, _| keep(*id));
     }
 }
 
