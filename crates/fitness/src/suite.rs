@@ -257,13 +257,15 @@ pub struct SuiteScorer {
     branch_slot: Vec<u32>,
     /// Dense slot indices of each predicate's outcomes.
     predicate_slots: Vec<Vec<u32>>,
+    /// The predicate of each dense slot (`NONE` for none); `None` when some slot belongs to
+    /// several predicates (then compiling asks every predicate).
+    slot_predicate: Option<Vec<u32>>,
     /// Line index per line probe.
     line_index: Vec<u32>,
     /// Method index per method-entry probe.
     method_index: Vec<u32>,
     /// Method index per class and method id (what calls and exceptions name).
     key_index: Vec<Vec<u32>>,
-    slot_count: usize,
     line_count: usize,
     method_count: usize,
     /// The suite's fold, one bit per dense slot: outcomes taken.
@@ -361,11 +363,20 @@ impl SuiteScorer {
             .iter()
             .map(|b| dense(b.slot.0).unwrap_or(NONE))
             .collect();
-        let predicate_slots = goals
+        let predicate_slots: Vec<Vec<u32>> = goals
             .predicates
             .iter()
             .map(|p| p.slots.iter().filter_map(|s| dense(s.0)).collect())
             .collect();
+        let mut slot_predicate = Some(vec![NONE; slots.len()]);
+        for (p, own) in predicate_slots.iter().enumerate() {
+            for &i in own {
+                match (slot_predicate.as_mut(), u32::try_from(p)) {
+                    (Some(t), Ok(p)) if t.get(i as usize) == Some(&NONE) => t[i as usize] = p,
+                    _ => slot_predicate = None,
+                }
+            }
+        }
         let line_index = table(goals.lines.iter().enumerate().map(|(i, l)| (l.probe.0, i)));
         let method_index = table(
             goals
@@ -387,7 +398,6 @@ impl SuiteScorer {
         let words = |n: usize| vec![0; n.div_ceil(64)];
         SuiteScorer {
             key_index,
-            slot_count: slots.len(),
             line_count: goals.lines.len(),
             method_count: goals.methods.len(),
             taken: words(slots.len()),
@@ -400,6 +410,7 @@ impl SuiteScorer {
             slot_index,
             branch_slot,
             predicate_slots,
+            slot_predicate,
             line_index,
             method_index,
         }
@@ -425,30 +436,58 @@ impl SuiteScorer {
             lost: trace.is_lost(),
             ..CompiledTrace::default()
         };
-        // Hits per dense slot, for the predicates' evaluation counts.
-        let mut hits: Vec<u32> = vec![0; self.slot_count];
+        // (dense slot, hits) of the outcomes taken, for the predicates' evaluation counts.
+        let mut taken: Vec<(u32, u32)> = Vec::new();
         for &(slot, h, distance) in trace.branches() {
             let Some(i) = lookup(&self.slot_index, slot.0) else {
                 continue;
             };
+            let Ok(dense) = u32::try_from(i) else {
+                continue;
+            };
             if h > 0 {
                 set_bit(&mut c.taken, i);
-                if let Some(x) = hits.get_mut(i) {
-                    *x = x.saturating_add(h);
-                }
-            } else if let Ok(i) = u32::try_from(i) {
-                c.distances.push((i, distance));
+                taken.push((dense, h));
+            } else {
+                c.distances.push((dense, distance));
             }
         }
-        for (p, slots) in self.predicate_slots.iter().enumerate() {
-            let ran = slots.iter().fold(0u32, |n, &s| {
-                n.saturating_add(hits.get(s as usize).copied().unwrap_or(0))
-            });
-            if ran >= 1 {
+        let mut ran = |p: usize, n: u32| {
+            if n >= 1 {
                 set_bit(&mut c.once, p);
             }
-            if ran >= 2 {
+            if n >= 2 {
                 set_bit(&mut c.twice, p);
+            }
+        };
+        if let Some(slot_predicate) = &self.slot_predicate {
+            // Only the predicates the trace evaluated: (predicate, hits), summed per predicate.
+            let mut by_predicate: Vec<(u32, u32)> = taken
+                .iter()
+                .filter_map(|&(i, h)| {
+                    let p = *slot_predicate.get(i as usize)?;
+                    (p != NONE).then_some((p, h))
+                })
+                .collect();
+            by_predicate.sort_unstable();
+            let mut k = 0;
+            while let Some(&(p, _)) = by_predicate.get(k) {
+                let mut n = 0u32;
+                while let Some(&(q, h)) = by_predicate.get(k)
+                    && q == p
+                {
+                    n = n.saturating_add(h);
+                    k += 1;
+                }
+                ran(p as usize, n);
+            }
+        } else {
+            for (p, slots) in self.predicate_slots.iter().enumerate() {
+                let n = taken
+                    .iter()
+                    .filter(|(i, _)| slots.contains(i))
+                    .fold(0u32, |n, &(_, h)| n.saturating_add(h));
+                ran(p, n);
             }
         }
         for line in trace.lines() {
@@ -811,6 +850,22 @@ mod tests {
             // Twice: the scratch tables must not keep anything from the first call.
             let _ = scorer.score(&goals, refs.iter().copied().rev());
             prop_assert_eq!(scorer.score(&goals, refs.iter().copied()), goals.suite_fitness(&refs));
+        }
+
+        #[test]
+        fn predicates_counted_by_slot_as_by_asking_every_predicate(spec in spec()) {
+            // Compiling counts a predicate's evaluations through the slot → predicate table;
+            // asking every predicate is the fallback when a slot belongs to several.
+            let s = sample();
+            let goals = static_criteria(&s);
+            let t = trace(&goals, &spec);
+            let by_slot = SuiteScorer::new(&goals);
+            prop_assert!(by_slot.slot_predicate.is_some());
+            let every = SuiteScorer {
+                slot_predicate: None,
+                ..by_slot.clone()
+            };
+            prop_assert_eq!(by_slot.compile(&t), every.compile(&t));
         }
 
         #[test]
