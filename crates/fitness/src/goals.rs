@@ -297,38 +297,111 @@ pub struct GoalSet {
     notes: Vec<String>,
 }
 
-/// The static goals by the trace entry that covers them, each list sorted: what
-/// [`GoalSet::covered`] looks up for each entry of a trace instead of asking every goal.
+/// The static goals by the trace entry that covers them: what [`GoalSet::covered`] looks up
+/// for each entry of a trace instead of asking every goal. Probes are numbered densely, so
+/// branch slots, lines and methods index tables directly ([`KeyedGoals`]); calls, keyed by
+/// class and method, are a sorted list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ProbeGoals {
-    pub(crate) branches: Vec<(BranchSlot, GoalId)>,
-    pub(crate) lines: Vec<(LineId, GoalId)>,
-    pub(crate) methods: Vec<(ProbeMethodId, GoalId)>,
+    pub(crate) branches: KeyedGoals,
+    pub(crate) lines: KeyedGoals,
+    pub(crate) methods: KeyedGoals,
     pub(crate) returned: Vec<(MethodKey, GoalId)>,
+}
+
+/// Goals listed under integer keys (probe ids), in compressed rows: the goals of key `k` are
+/// `goals[starts[k - base] .. starts[k - base + 1]]`, one look-up per trace entry.
+///
+/// ```text
+/// (slot 7, g2), (slot 7, g3), (slot 9, g5) => base 7, starts [0, 2, 2, 3], goals [g2, g3, g5]
+/// ```
+///
+/// Keys spread much wider than the goals they hold (not what instrumentation produces) fall
+/// back to a binary search of the sorted pairs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeyedGoals {
+    base: u32,
+    /// Row starts, one per key from `base` on, and the end.
+    starts: Vec<u32>,
+    /// The goals in key order.
+    goals: Vec<GoalId>,
+    /// The key of each goal, kept (and searched) only when the keys are too sparse for rows.
+    keys: Vec<u32>,
+}
+
+impl KeyedGoals {
+    fn new(mut pairs: Vec<(u32, GoalId)>) -> Self {
+        pairs.sort_unstable();
+        let (Some(&(lo, _)), Some(&(hi, _))) = (pairs.first(), pairs.last()) else {
+            return KeyedGoals::default();
+        };
+        let span = (hi - lo) as usize + 1;
+        let goals = pairs.iter().map(|&(_, g)| g).collect();
+        if span > 16 * pairs.len() + 4096 || u32::try_from(pairs.len()).is_err() {
+            return KeyedGoals {
+                goals,
+                keys: pairs.iter().map(|&(k, _)| k).collect(),
+                ..KeyedGoals::default()
+            };
+        }
+        let mut starts = vec![0u32; span + 1];
+        for &(k, _) in &pairs {
+            starts[(k - lo) as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        KeyedGoals {
+            base: lo,
+            starts,
+            goals,
+            keys: Vec::new(),
+        }
+    }
+
+    /// The goals listed under `key`.
+    pub(crate) fn get(&self, key: u32) -> &[GoalId] {
+        let range = if self.keys.is_empty() {
+            let Some(i) = key.checked_sub(self.base).map(|i| i as usize) else {
+                return &[];
+            };
+            match (self.starts.get(i), self.starts.get(i + 1)) {
+                (Some(&a), Some(&b)) => a as usize..b as usize,
+                _ => return &[],
+            }
+        } else {
+            let start = self.keys.partition_point(|k| *k < key);
+            start..start + self.keys[start..].partition_point(|k| *k == key)
+        };
+        self.goals.get(range).unwrap_or(&[])
+    }
 }
 
 impl ProbeGoals {
     /// The index of the static goals `links` describe.
     pub(crate) fn new(set: &GoalSet) -> Self {
-        let mut index = ProbeGoals::default();
+        let (mut branches, mut lines, mut methods) = (Vec::new(), Vec::new(), Vec::new());
+        let mut returned = Vec::new();
         for (goal, link) in set.goals.iter().zip(&set.links) {
             let id = goal.id;
             match *link {
-                Link::Branch(n) => index.branches.push((set.branches[n].slot, id)),
-                Link::Line(l) => index.lines.push((set.lines[l].probe, id)),
-                Link::Method(m) => index.methods.push((set.methods[m].probe, id)),
+                Link::Branch(n) => branches.push((set.branches[n].slot.0, id)),
+                Link::Line(l) => lines.push((set.lines[l].probe.0, id)),
+                Link::Method(m) => methods.push((set.methods[m].probe.0, id)),
                 Link::MethodNoException(m) => {
                     let cm = &set.methods[m];
-                    index.returned.push(((cm.class, cm.id), id));
+                    returned.push(((cm.class, cm.id), id));
                 }
                 Link::Exception(_) => {}
             }
         }
-        index.branches.sort_unstable();
-        index.lines.sort_unstable();
-        index.methods.sort_unstable();
-        index.returned.sort_unstable();
-        index
+        returned.sort_unstable();
+        ProbeGoals {
+            branches: KeyedGoals::new(branches),
+            lines: KeyedGoals::new(lines),
+            methods: KeyedGoals::new(methods),
+            returned,
+        }
     }
 }
 
@@ -855,5 +928,26 @@ mod tests {
         assert!(g.resolve("t/Sample", "abs", "(I)I").is_none());
         assert_eq!(g.notes().len(), 1);
         assert!(g.notes()[0].contains("too large"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keyed_goals_list_what_a_scan_of_the_pairs_finds(
+            pairs in proptest::collection::vec((0u32..40, 0u32..100), 0..30),
+            spread in proptest::prelude::any::<bool>(),
+        ) {
+            // Spread keys take the sparse path (binary search), close ones the rows.
+            let key = |k: u32| if spread { k * 100_000 } else { 1_000 + k };
+            let pairs: Vec<(u32, GoalId)> = pairs.iter().map(|&(k, g)| (key(k), GoalId(g))).collect();
+            let keyed = KeyedGoals::new(pairs.clone());
+            let distinct: std::collections::BTreeSet<u32> = pairs.iter().map(|p| p.0).collect();
+            proptest::prop_assert_eq!(keyed.keys.is_empty(), !spread || distinct.len() < 2);
+            for k in (0..42).map(key).chain([0, u32::MAX]) {
+                let mut want: Vec<GoalId> =
+                    pairs.iter().filter(|p| p.0 == k).map(|p| p.1).collect();
+                want.sort_unstable();
+                proptest::prop_assert_eq!(keyed.get(k), want.as_slice());
+            }
+        }
     }
 }

@@ -125,14 +125,14 @@ impl GoalSet {
         let mut out: Vec<GoalId> = Vec::new();
         for &(slot, hits, _) in trace.branches() {
             if hits > 0 {
-                out.extend(goals_under(&index.branches, slot));
+                out.extend_from_slice(index.branches.get(slot.0));
             }
         }
         for &line in trace.lines() {
-            out.extend(goals_under(&index.lines, line));
+            out.extend_from_slice(index.lines.get(line.0));
         }
         for &method in trace.methods() {
-            out.extend(goals_under(&index.methods, method));
+            out.extend_from_slice(index.methods.get(method.0));
         }
         for &(key, returned) in trace.calls() {
             if returned {
