@@ -28,8 +28,6 @@
 //! or 1 (entered or not); method-no-exception goals 0 (a direct call returned normally), ½
 //! (direct calls, all threw) or 1 (never called directly); exception goals 0 or 1.
 
-use std::collections::BTreeSet;
-
 use crate::Trace;
 use crate::distance::normalize;
 use crate::goals::{Ctl, GoalSet, Link, goals_under};
@@ -167,12 +165,20 @@ impl GoalSet {
             .sum()
     }
 
+    /// Whether some outcome of the predicate ran (its hits are not 0).
+    fn predicate_ran(&self, predicate: usize, trace: &Trace) -> bool {
+        self.predicates[predicate]
+            .slots
+            .iter()
+            .any(|&s| trace.branch(s).0 > 0)
+    }
+
     fn branch_fitness(&self, n: usize, trace: &Trace) -> f64 {
         let b = &self.branches[n];
         let (hits, distance) = trace.branch(b.slot);
         if hits > 0 {
             0.0
-        } else if self.predicate_hits(b.predicate, trace) > 0 {
+        } else if self.predicate_ran(b.predicate, trace) {
             normalize(distance)
         } else {
             self.approach(&b.controls, trace)
@@ -184,25 +190,34 @@ impl GoalSet {
     fn approach(&self, start: &[Ctl], trace: &Trace) -> f64 {
         let mut best = f64::INFINITY;
         let mut level = 1.0f64;
-        let mut frontier: Vec<Ctl> = start.to_vec();
-        let mut seen: BTreeSet<usize> = BTreeSet::new();
-        while !frontier.is_empty() && level < best {
-            let mut next = Vec::new();
-            for c in frontier {
+        // The level walked (`start`, then `frontier`) and the one above it.
+        let mut frontier: Vec<Ctl> = Vec::new();
+        let mut next: Vec<Ctl> = Vec::new();
+        let mut first = true;
+        // Predicates already walked: few (a target's control dependences, theirs, …), so a
+        // list.
+        let mut seen: Vec<usize> = Vec::new();
+        loop {
+            let level_ctls: &[Ctl] = if first { start } else { &frontier };
+            if level_ctls.is_empty() || level >= best {
+                break;
+            }
+            for &c in level_ctls {
                 match c {
                     Ctl::Entry(m) => {
                         let entered = trace.method_entered(self.methods[m].probe);
                         best = best.min(level + if entered { 0.0 } else { 1.0 });
                     }
                     Ctl::Branch(p) => {
-                        if !seen.insert(p) {
+                        if seen.contains(&p) {
                             continue;
                         }
+                        seen.push(p);
                         let node = &self.branches[p];
                         let (hits, distance) = trace.branch(node.slot);
                         if hits > 0 {
                             best = best.min(level);
-                        } else if self.predicate_hits(node.predicate, trace) > 0 {
+                        } else if self.predicate_ran(node.predicate, trace) {
                             best = best.min(level + normalize(distance));
                         } else {
                             next.extend(node.controls.iter().copied());
@@ -210,7 +225,9 @@ impl GoalSet {
                     }
                 }
             }
-            frontier = next;
+            first = false;
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
             level += 1.0;
         }
         if best.is_finite() {

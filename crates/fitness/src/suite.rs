@@ -244,10 +244,10 @@ const NONE: u32 = u32::MAX;
 /// (exception goals registered later do not matter: exceptions are read from the traces).
 ///
 /// ```text
-/// predicate p with outcome slots 4 (b4) and 5 (b5)
+/// predicate p with outcome slots 4 (branch b4, dense index 0) and 5 (b5, dense index 1)
 /// t1 = {slot 4: hits 1, slot 5: distance 7}, t2 = {slot 4: hits 2, slot 5: distance 3}
-/// compiled: t1 taken {b4}, once {p}, distances [(b5, 7)]; t2 taken {b4}, once, twice {p}, [(b5, 3)]
-/// suite: taken {b4}, twice {p}, distance[b5] = 3 => b5 scores ν(3) = 0.75
+/// compiled: t1 taken {0}, once {p}, distances [(1, 7)]; t2 taken {0}, once, twice {p}, [(1, 3)]
+/// suite: taken {0}, twice {p}, distance[1] = 3 => b4 scores 0, b5 scores ν(3) = 0.75
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SuiteScorer {
@@ -316,6 +316,10 @@ fn bit(words: &[u64], i: usize) -> bool {
 }
 
 fn or_into(into: &mut [u64], from: &[u64]) {
+    debug_assert!(
+        from.len() <= into.len(),
+        "a trace compiled by another scorer"
+    );
     for (a, b) in into.iter_mut().zip(from) {
         *a |= b;
     }
@@ -482,11 +486,12 @@ impl SuiteScorer {
                 ran(p as usize, n);
             }
         } else {
+            // Each outcome slot as often as the predicate lists it, as the reference counts.
             for (p, slots) in self.predicate_slots.iter().enumerate() {
-                let n = taken
-                    .iter()
-                    .filter(|(i, _)| slots.contains(i))
-                    .fold(0u32, |n, &(_, h)| n.saturating_add(h));
+                let n = slots.iter().fold(0u32, |n, s| {
+                    let h = taken.iter().find(|(i, _)| i == s).map_or(0, |&(_, h)| h);
+                    n.saturating_add(h)
+                });
                 ran(p, n);
             }
         }
@@ -866,6 +871,31 @@ mod tests {
                 ..by_slot.clone()
             };
             prop_assert_eq!(by_slot.compile(&t), every.compile(&t));
+        }
+
+        #[test]
+        fn shared_slots_score_as_the_reference(
+            specs in prop::collection::vec(spec(), 0..4),
+            shared in 0usize..100,
+        ) {
+            // Not what instrumentation produces (every outcome has its own slot), but the
+            // scorer must not depend on it: one predicate lists an outcome slot twice and
+            // another lists a slot of a third, so the scorer takes its fallback.
+            let s = sample();
+            let mut goals = static_criteria(&s);
+            let n = goals.predicates.len();
+            prop_assume!(n >= 2);
+            let (a, b) = (shared % n, (shared / n + 1) % n);
+            let slot = goals.predicates[a].slots[0];
+            goals.predicates[a].slots.push(slot);
+            if a != b {
+                goals.predicates[b].slots.push(slot);
+            }
+            let traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            let refs: Vec<&Trace> = traces.iter().collect();
+            let mut scorer = SuiteScorer::new(&goals);
+            prop_assert!(scorer.slot_predicate.is_none());
+            prop_assert_eq!(scorer.score(&goals, refs.iter().copied()), goals.suite_fitness(&refs));
         }
 
         #[test]

@@ -19,7 +19,8 @@ use crate::random::{Rng, index};
 /// of `t2` from `b` on. A reference of the tail to a value before `b` is rebound to the last
 /// value of the head whose type fits the original value's type; a statement that cannot be
 /// rebound is dropped with the statements that use it. Falls back to `t1` when the result
-/// would be empty.
+/// would be empty (or a value the tail uses has a malformed descriptor). Valid parents give a
+/// valid offspring.
 pub fn test_crossover<R: Rng + ?Sized>(f: &Factory<'_>, t1: &Test, t2: &Test, rng: &mut R) -> Test {
     let a = index(rng, t1.len() + 1);
     let b = index(rng, t2.len() + 1);
@@ -27,7 +28,8 @@ pub fn test_crossover<R: Rng + ?Sized>(f: &Factory<'_>, t1: &Test, t2: &Test, rn
 }
 
 /// [`test_crossover`] at given cut points (`a` ≤ `t1.len()`, `b` ≤ `t2.len()`); `None` when the
-/// result would be empty (or a head does not type-check).
+/// result would be empty, or when a rebinding needs the types of t1's head or of a value of
+/// t2's head and a descriptor there is malformed (parents built by the factory never are).
 #[must_use]
 pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -> Option<Test> {
     let a = a.min(t1.len());
