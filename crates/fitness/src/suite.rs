@@ -255,11 +255,9 @@ pub struct SuiteScorer {
     slot_index: Vec<u32>,
     /// Dense slot index of each branch node.
     branch_slot: Vec<u32>,
-    /// Dense slot indices of each predicate's outcomes.
-    predicate_slots: Vec<Vec<u32>>,
-    /// The predicate of each dense slot (`NONE` for none); `None` when some slot belongs to
-    /// several predicates (then compiling asks every predicate).
-    slot_predicate: Option<Vec<u32>>,
+    /// The predicates of each dense slot, each as often as it lists the slot (one, for what
+    /// instrumentation produces).
+    slot_predicates: Vec<Vec<u32>>,
     /// Line index per line probe.
     line_index: Vec<u32>,
     /// Method index per method-entry probe.
@@ -372,12 +370,11 @@ impl SuiteScorer {
             .iter()
             .map(|p| p.slots.iter().filter_map(|s| dense(s.0)).collect())
             .collect();
-        let mut slot_predicate = Some(vec![NONE; slots.len()]);
+        let mut slot_predicates: Vec<Vec<u32>> = vec![Vec::new(); slots.len()];
         for (p, own) in predicate_slots.iter().enumerate() {
             for &i in own {
-                match (slot_predicate.as_mut(), u32::try_from(p)) {
-                    (Some(t), Ok(p)) if t.get(i as usize) == Some(&NONE) => t[i as usize] = p,
-                    _ => slot_predicate = None,
+                if let (Some(t), Ok(p)) = (slot_predicates.get_mut(i as usize), u32::try_from(p)) {
+                    t.push(p);
                 }
             }
         }
@@ -413,8 +410,7 @@ impl SuiteScorer {
             calls: vec![0; goals.methods.len()],
             slot_index,
             branch_slot,
-            predicate_slots,
-            slot_predicate,
+            slot_predicates,
             line_index,
             method_index,
         }
@@ -440,59 +436,26 @@ impl SuiteScorer {
             lost: trace.is_lost(),
             ..CompiledTrace::default()
         };
-        // (dense slot, hits) of the outcomes taken, for the predicates' evaluation counts.
-        let mut taken: Vec<(u32, u32)> = Vec::new();
         for &(slot, h, distance) in trace.branches() {
             let Some(i) = lookup(&self.slot_index, slot.0) else {
                 continue;
             };
-            let Ok(dense) = u32::try_from(i) else {
-                continue;
-            };
-            if h > 0 {
-                set_bit(&mut c.taken, i);
-                taken.push((dense, h));
-            } else {
-                c.distances.push((dense, distance));
-            }
-        }
-        let mut ran = |p: usize, n: u32| {
-            if n >= 1 {
-                set_bit(&mut c.once, p);
-            }
-            if n >= 2 {
-                set_bit(&mut c.twice, p);
-            }
-        };
-        if let Some(slot_predicate) = &self.slot_predicate {
-            // Only the predicates the trace evaluated: (predicate, hits), summed per predicate.
-            let mut by_predicate: Vec<(u32, u32)> = taken
-                .iter()
-                .filter_map(|&(i, h)| {
-                    let p = *slot_predicate.get(i as usize)?;
-                    (p != NONE).then_some((p, h))
-                })
-                .collect();
-            by_predicate.sort_unstable();
-            let mut k = 0;
-            while let Some(&(p, _)) = by_predicate.get(k) {
-                let mut n = 0u32;
-                while let Some(&(q, h)) = by_predicate.get(k)
-                    && q == p
-                {
-                    n = n.saturating_add(h);
-                    k += 1;
+            if h == 0 {
+                if let Ok(dense) = u32::try_from(i) {
+                    c.distances.push((dense, distance));
                 }
-                ran(p as usize, n);
+                continue;
             }
-        } else {
-            // Each outcome slot as often as the predicate lists it, as the reference counts.
-            for (p, slots) in self.predicate_slots.iter().enumerate() {
-                let n = slots.iter().fold(0u32, |n, s| {
-                    let h = taken.iter().find(|(i, _)| i == s).map_or(0, |&(_, h)| h);
-                    n.saturating_add(h)
-                });
-                ran(p, n);
+            set_bit(&mut c.taken, i);
+            // A predicate's hits (summed over its outcomes, each as often as it lists it) reach
+            // 2 exactly when one listing has 2 or two listings have 1: the same once/twice
+            // fold as over the tests of a suite.
+            for &p in self.slot_predicates.get(i).map_or(&[][..], Vec::as_slice) {
+                let p = p as usize;
+                if h >= 2 || bit(&c.once, p) {
+                    set_bit(&mut c.twice, p);
+                }
+                set_bit(&mut c.once, p);
             }
         }
         for line in trace.lines() {
@@ -859,18 +822,25 @@ mod tests {
 
         #[test]
         fn predicates_counted_by_slot_as_by_asking_every_predicate(spec in spec()) {
-            // Compiling counts a predicate's evaluations through the slot → predicate table;
-            // asking every predicate is the fallback when a slot belongs to several.
+            // Compiling counts a predicate's evaluations from the outcome slots a trace holds;
+            // asking every predicate for the hits of its slots must give the same sets.
             let s = sample();
             let goals = static_criteria(&s);
             let t = trace(&goals, &spec);
-            let by_slot = SuiteScorer::new(&goals);
-            prop_assert!(by_slot.slot_predicate.is_some());
-            let every = SuiteScorer {
-                slot_predicate: None,
-                ..by_slot.clone()
-            };
-            prop_assert_eq!(by_slot.compile(&t), every.compile(&t));
+            let scorer = SuiteScorer::new(&goals);
+            let (mut once, mut twice) = (Vec::new(), Vec::new());
+            for (p, predicate) in goals.predicates().iter().enumerate() {
+                let n: u32 = predicate.slots.iter().map(|&slot| t.branch(slot).0).sum();
+                if n >= 1 {
+                    set_bit(&mut once, p);
+                }
+                if n >= 2 {
+                    set_bit(&mut twice, p);
+                }
+            }
+            let c = scorer.compile(&t);
+            prop_assert_eq!(c.once, once);
+            prop_assert_eq!(c.twice, twice);
         }
 
         #[test]
@@ -879,8 +849,8 @@ mod tests {
             shared in 0usize..100,
         ) {
             // Not what instrumentation produces (every outcome has its own slot), but the
-            // scorer must not depend on it: one predicate lists an outcome slot twice and
-            // another lists a slot of a third, so the scorer takes its fallback.
+            // scorer must not depend on it: one predicate lists an outcome slot twice, or
+            // another predicate lists it too.
             let s = sample();
             let mut goals = static_criteria(&s);
             let n = goals.predicates.len();
@@ -894,7 +864,8 @@ mod tests {
             let traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
             let refs: Vec<&Trace> = traces.iter().collect();
             let mut scorer = SuiteScorer::new(&goals);
-            prop_assert!(scorer.slot_predicate.is_none());
+            let i = lookup(&scorer.slot_index, slot.0).unwrap();
+            prop_assert!(scorer.slot_predicates[i].len() >= 2);
             prop_assert_eq!(scorer.score(&goals, refs.iter().copied()), goals.suite_fitness(&refs));
         }
 
