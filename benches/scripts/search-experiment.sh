@@ -9,10 +9,17 @@
 #
 #   benches/scripts/search-experiment.sh                  # the full design: 60 s, 10 seeds, all
 #   BUDGET=10 SEEDS=5 ALGORITHMS="whole-suite single-target" benches/scripts/search-experiment.sh
+#   # the whole-suite paper's own comparison: 1,000,000 statements executed, branch coverage,
+#   # minimised suites (sizes compared where the coverage is the same):
+#   STATEMENTS=1000000 CRITERIA=branch MINIMISE=1 ALGORITHMS="whole-suite single-target" \
+#       benches/scripts/search-experiment.sh
 #
-# Environment: BUDGET (seconds per run, 60), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
+# Environment: BUDGET (seconds per run, 60), STATEMENTS (a budget of statements executed
+# instead of seconds: the search then does the same work on any machine, and the run is
+# reproducible), CRITERIA (as `search-bench --criteria`; default branch, line, method,
+# exception), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
 # CLASSES (binary names; default the list below), OUT (default
-# benches/results/search-${BUDGET}s.jsonl), WORKERS (1), LANES (1), CORES, MINIMISE (0). Runs one search at
+# benches/results/search-${BUDGET}s.jsonl, or search-${STATEMENTS}-statements[-CRITERIA].jsonl), WORKERS (1), LANES (1), CORES, MINIMISE (0). Runs one search at
 # a time: the figures are only meaningful on an otherwise idle machine. With LANES=N (at most
 # the number of cores), N searches run at once, lane k pinned to core k with `taskset` (search,
 # worker JVM and its threads on that one core); CORES="1" (or "0 1") names the cores instead,
@@ -29,7 +36,17 @@ SEEDS=${SEEDS:-10}
 FIRST_SEED=${FIRST_SEED:-0}
 WORKERS=${WORKERS:-1}
 ALGORITHMS=${ALGORITHMS:-"whole-suite mosa dynamosa random single-target"}
-OUT=${OUT:-benches/results/search-${BUDGET}s.jsonl}
+budget=(--seconds "$BUDGET")
+label="${BUDGET} s"
+default_out=benches/results/search-${BUDGET}s.jsonl
+if [ -n "${STATEMENTS:-}" ]; then
+    budget=(--statements "$STATEMENTS")
+    label="$STATEMENTS statements"
+    default_out=benches/results/search-${STATEMENTS}-statements${CRITERIA:+-${CRITERIA//,/-}}.jsonl
+fi
+criteria=()
+[ -n "${CRITERIA:-}" ] && criteria=(--criteria "$CRITERIA")
+OUT=${OUT:-$default_out}
 J=/usr/share/java
 CP="$J/commons-lang3.jar:$J/guava.jar:$J/commons-collections4.jar"
 L=org.apache.commons.lang3
@@ -110,9 +127,9 @@ lane() {
                     rm -rf "$claim"
                     continue
                 fi
-                echo "[$i/$total, lane $k${core:+ on core $core}] $class $a seed $s (${BUDGET} s)" >&2
+                echo "[$i/$total, lane $k${core:+ on core $core}] $class $a seed $s ($label)" >&2
                 line=$("${pin[@]}" "$BENCH" --cp "$CP" --class "$class" --algorithm "$a" --seeds 1 \
-                    --first-seed "$s" --seconds "$BUDGET" --workers "$WORKERS" "${minimise[@]}" 2>/dev/null |
+                    --first-seed "$s" "${budget[@]}" "${criteria[@]}" --workers "$WORKERS" "${minimise[@]}" 2>/dev/null |
                     grep '^{' || true)
                 if [ -n "$line" ]; then
                     # One write per line: lanes append to the same file.

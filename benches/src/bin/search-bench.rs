@@ -13,12 +13,16 @@
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
-//! [--stream-chunk N] [--no-minimise]`
+//! [--stream-chunk N] [--criteria LIST] [--no-minimise]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
 //! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
 //! to the host at once while the search builds the next; 0: whole generations, no overlap).
+//! `--criteria LIST` sets the coverage criteria the search optimises (comma-separated, as
+//! `ferrosuite generate --criteria`; default branch, line, method, exception): with `branch`
+//! alone both the fitness and the single-target baseline's goals are the whole-suite paper's.
+//! The JSON line names the criteria, the budget and the statements of the (minimised) suite.
 //! `--no-minimise` reports the archive's tests as found (the coverage is the same; a run
 //! saves the time minimisation takes after the search, up to a quarter of a time budget).
 //! Classes are internal or binary names. `benches/scripts/search-experiment.sh` runs the
@@ -41,7 +45,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
-use ferrosuite_fitness::{Criterion, GoalSet};
+use ferrosuite_fitness::{Criteria, Criterion, GoalSet};
 use ferrosuite_search::engine::{AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, search};
 use ferrosuite_search::{Config, Factory};
 use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
@@ -60,6 +64,7 @@ struct Args {
     timeout: Duration,
     observed_share: Option<f64>,
     stream_chunk: Option<usize>,
+    criteria: Criteria,
     minimise: bool,
 }
 
@@ -127,7 +132,7 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
 
 const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
-[--observed-share P] [--stream-chunk N] [--no-minimise]";
+[--observed-share P] [--stream-chunk N] [--criteria LIST] [--no-minimise]";
 
 fn args() -> Args {
     let mut a = Args {
@@ -141,6 +146,7 @@ fn args() -> Args {
         timeout: Duration::from_secs(3),
         observed_share: None,
         stream_chunk: None,
+        criteria: Criteria::default(),
         minimise: true,
     };
     let mut it = std::env::args().skip(1);
@@ -168,6 +174,11 @@ fn args() -> Args {
             "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
             "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
             "--stream-chunk" => a.stream_chunk = Some(v.parse().unwrap()),
+            "--criteria" => {
+                a.criteria = v
+                    .parse()
+                    .unwrap_or_else(|e| panic!("--criteria {v:?}: {e}\n{USAGE}"));
+            }
             _ => panic!("unknown flag {flag}\n{USAGE}"),
         }
     }
@@ -175,6 +186,22 @@ fn args() -> Args {
         a.algorithms = AlgorithmKind::ALL.to_vec();
     }
     a
+}
+
+/// The budget as a JSON object: `{"seconds": S}`, `{"statements": N}` or `{"evaluations": N}`
+/// (each limit that is set).
+fn budget_json(b: &Budget) -> serde_json::Value {
+    let mut v = serde_json::json!({});
+    if let Some(t) = b.time {
+        v["seconds"] = serde_json::json!(t.as_secs_f64());
+    }
+    if let Some(s) = b.statements {
+        v["statements"] = serde_json::json!(s);
+    }
+    if let Some(e) = b.evaluations {
+        v["evaluations"] = serde_json::json!(e);
+    }
+    v
 }
 
 fn main() {
@@ -210,7 +237,10 @@ fn main() {
                 .unwrap();
                 let goals = GoalSet::for_class(
                     host.map(),
-                    ferrosuite_fitness::Config::default(),
+                    ferrosuite_fitness::Config {
+                        criteria: a.criteria.clone(),
+                        ..ferrosuite_fitness::Config::default()
+                    },
                     &analysis,
                     cp.load(class).ok().as_deref(),
                 )
@@ -270,6 +300,8 @@ fn main() {
                 } else {
                     covered_branches as f64 / branch.len() as f64
                 };
+                let suite_statements: usize =
+                    r.tests.iter().map(ferrosuite_testcase::Test::len).sum();
                 println!(
                     "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} %, master's CPU share {}",
                     branch.len(),
@@ -277,10 +309,7 @@ fn main() {
                     r.covered.len(),
                     r.goals,
                     r.tests.len(),
-                    r.tests
-                        .iter()
-                        .map(ferrosuite_testcase::Test::len)
-                        .sum::<usize>(),
+                    suite_statements,
                     r.usage.statements,
                     r.usage.generations,
                     100.0 * jvm_share,
@@ -298,7 +327,8 @@ fn main() {
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "generations": r.usage.generations,
                     "master_cpu_share": cpu_after.share_since(&cpu_before),
-                    "minimised": a.minimise,
+                    "minimised": a.minimise, "suite_statements": suite_statements,
+                    "criteria": a.criteria.to_string(), "budget": budget_json(&a.budget),
                 });
                 // search-stats treats a run with a variant as an algorithm of its own.
                 let mut variant = Vec::new();

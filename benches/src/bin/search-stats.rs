@@ -3,7 +3,9 @@
 //!
 //! 1. median branch coverage per class and algorithm (with the number of runs);
 //! 2. the whole-suite paper's comparison, whole-suite against single-target, per class:
-//!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value;
+//!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value; where the coverage
+//!    does not differ (Â12 = 0.5) and the runs minimised their suites, the paper's second
+//!    question: the sizes of the suites (statements), compared the same way;
 //! 3. each variant of an algorithm (a run with a non-default parameter, e.g.
 //!    `search-bench --observed-share 0`, labelled `dynamosa (observed-share=0)`) against the
 //!    algorithm itself, the same way;
@@ -11,7 +13,9 @@
 //!    outside the execution host.
 //!
 //! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
-//! raw output of `search-bench` can be given as is).
+//! raw output of `search-bench` can be given as is). The runs must share one budget and one
+//! set of criteria (runs that do not record them, from before `search-bench` did, count as
+//! one budget): results of different experiments are refused rather than mixed.
 #![allow(clippy::cast_precision_loss)]
 
 use std::collections::BTreeMap;
@@ -27,10 +31,29 @@ struct Run {
     coverage: f64,
     sps: f64,
     outside: f64,
+    /// Statements of the minimised suite (`None` when the run did not minimise).
+    size: Option<f64>,
 }
 
-fn read(paths: &[String]) -> Vec<Run> {
+/// What a run was given: its budget and criteria, as the JSON line records them.
+fn setting(v: &Value) -> String {
+    let budget = match (&v["budget"]["seconds"], &v["budget"]["statements"]) {
+        (Value::Number(s), _) => format!("{s} s"),
+        (_, Value::Number(n)) => format!("{n} statements executed"),
+        _ if v["budget"]["evaluations"].is_number() => {
+            format!("{} fitness evaluations", v["budget"]["evaluations"])
+        }
+        _ => "not recorded".to_string(),
+    };
+    let criteria = v["criteria"]
+        .as_str()
+        .unwrap_or("not recorded (the default: branch,line,method,exception)");
+    format!("budget {budget}; criteria {criteria}")
+}
+
+fn read(paths: &[String]) -> (Vec<Run>, String) {
     let mut runs: BTreeMap<(String, String, u64), Run> = BTreeMap::new();
+    let mut settings: Vec<String> = Vec::new();
     for p in paths {
         let text = match std::fs::read_to_string(p) {
             Ok(t) => t,
@@ -51,6 +74,10 @@ fn read(paths: &[String]) -> Vec<Run> {
                 Some(variant) => format!("{} ({variant})", s("algorithm")),
                 None => s("algorithm"),
             };
+            let here = setting(&v);
+            if !settings.contains(&here) {
+                settings.push(here);
+            }
             let run = Run {
                 class: s("class"),
                 algorithm,
@@ -58,12 +85,27 @@ fn read(paths: &[String]) -> Vec<Run> {
                 coverage: f("branch_coverage"),
                 sps: f("statements_per_second"),
                 outside: f("outside_host"),
+                size: v["minimised"]
+                    .as_bool()
+                    .unwrap_or_default()
+                    .then(|| v["suite_statements"].as_f64())
+                    .flatten(),
             };
             // A rerun of the same class, algorithm and seed replaces the earlier one.
             runs.insert((run.class.clone(), run.algorithm.clone(), run.seed), run);
         }
     }
-    runs.into_values().collect()
+    if settings.len() > 1 {
+        eprintln!(
+            "search-stats: the runs come from different experiments ({}); give the files of one",
+            settings.join(" / ")
+        );
+        std::process::exit(1);
+    }
+    (
+        runs.into_values().collect(),
+        settings.pop().unwrap_or_default(),
+    )
 }
 
 fn short(class: &str) -> &str {
@@ -80,7 +122,8 @@ fn main() {
         eprintln!("usage: search-stats RESULTS.jsonl...");
         std::process::exit(2);
     }
-    let runs = read(&paths);
+    let (runs, setting) = read(&paths);
+    println!("Runs: {} ({setting}).\n", runs.len());
     let order = ["whole-suite", "mosa", "dynamosa", "random", "single-target"];
     let mut algorithms: Vec<String> = Vec::new();
     for a in order {
@@ -176,10 +219,31 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
             .map(|r| r.coverage)
             .collect()
     };
+    // Suite sizes, when every run of both cells minimised its suite.
+    let sizes = |class: &str, algorithm: &str| -> Option<Vec<f64>> {
+        runs.iter()
+            .filter(|r| r.class == class && r.algorithm == algorithm)
+            .map(|r| r.size)
+            .collect()
+    };
+    let with_sizes = runs
+        .iter()
+        .filter(|r| r.algorithm == a || r.algorithm == b)
+        .all(|r| r.size.is_some());
     println!("{a} against {b} (Â12 > 0.5: {a} covers more; p: two-sided Mann–Whitney U):\n");
-    println!("| class | {a} | {b} | Â12 | p |");
-    println!("|---|---:|---:|---:|---:|");
+    if with_sizes {
+        println!(
+            "Where the coverage does not differ (Â12 = 0.5), the sizes of the minimised suites \
+             (statements; size Â12 < 0.5: {a}'s suites are smaller).\n"
+        );
+        println!("| class | {a} | {b} | Â12 | p | size {a} | size {b} | size Â12 | size p |");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    } else {
+        println!("| class | {a} | {b} | Â12 | p |");
+        println!("|---|---:|---:|---:|---:|");
+    }
     let (mut better, mut worse, mut sum, mut count) = (0, 0, 0.0, 0);
+    let (mut smaller, mut larger, mut same_coverage) = (0, 0, 0);
     for c in classes {
         let first = values(c, a);
         let second = values(c, b);
@@ -195,12 +259,34 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
             worse += 1;
         }
         let mark = if p < 0.05 { " *" } else { "" };
-        println!(
+        print!(
             "| {} | {} | {} | {e:.2} | {p:.3}{mark} |",
             short(c),
             pct(median(&first)),
             pct(median(&second))
         );
+        if with_sizes {
+            // Â12 is exactly 0.5 when the two samples tie as often as not (e.g. all 100 %).
+            match ((e - 0.5).abs() < 1e-9, sizes(c, a), sizes(c, b)) {
+                (true, Some(size_a), Some(size_b)) => {
+                    let (se, sp) = (a12(&size_a, &size_b), mann_whitney_p(&size_a, &size_b));
+                    same_coverage += 1;
+                    if sp < 0.05 && se < 0.5 {
+                        smaller += 1;
+                    } else if sp < 0.05 && se > 0.5 {
+                        larger += 1;
+                    }
+                    let mark = if sp < 0.05 { " *" } else { "" };
+                    print!(
+                        " {:.0} | {:.0} | {se:.2} | {sp:.3}{mark} |",
+                        median(&size_a).unwrap_or(f64::NAN),
+                        median(&size_b).unwrap_or(f64::NAN)
+                    );
+                }
+                _ => print!(" – | – | – | – |"),
+            }
+        }
+        println!();
     }
     if count > 0 {
         println!(
@@ -208,5 +294,11 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
             sum / f64::from(count),
             count - better - worse
         );
+        if with_sizes && same_coverage > 0 {
+            println!(
+                "Sizes, on the {same_coverage} classes with Â12 = 0.5: {a}'s suites significantly smaller on {smaller}, larger on {larger}, no significant difference on {}.\n",
+                same_coverage - smaller - larger
+            );
+        }
     }
 }
