@@ -33,22 +33,36 @@ use crate::distance::normalize;
 use crate::goals::{Ctl, GoalSet, Link, goals_under};
 use crate::ids::GoalId;
 
+/// The lists of an approach walk, kept between the goals of one fitness vector.
+#[derive(Default)]
+struct Walk {
+    frontier: Vec<Ctl>,
+    next: Vec<Ctl>,
+    seen: Vec<usize>,
+}
+
 impl GoalSet {
     /// The fitness of `goal` for one test (or any trace): 0 iff covered, otherwise positive
     /// (see the module documentation). An unknown goal id gives `+∞`.
     #[must_use]
     pub fn fitness(&self, goal: GoalId, trace: &Trace) -> f64 {
+        self.fitness_with(goal, trace, &mut Walk::default())
+    }
+
+    /// [`fitness`](Self::fitness) with the lists of the approach walk given, so that a vector
+    /// of goals allocates them once.
+    fn fitness_with(&self, goal: GoalId, trace: &Trace, walk: &mut Walk) -> f64 {
         let Some(link) = self.links.get(goal.index()) else {
             return f64::INFINITY;
         };
         match *link {
-            Link::Branch(n) => self.branch_fitness(n, trace),
+            Link::Branch(n) => self.branch_fitness(n, trace, walk),
             Link::Line(l) => {
                 let line = &self.lines[l];
                 if trace.line_hit(line.probe) {
                     0.0
                 } else {
-                    self.approach(&line.controls, trace)
+                    self.approach(&line.controls, trace, walk)
                 }
             }
             Link::Method(m) => {
@@ -109,7 +123,11 @@ impl GoalSet {
     /// vector).
     #[must_use]
     pub fn fitness_vector(&self, goals: &[GoalId], trace: &Trace) -> Vec<f64> {
-        goals.iter().map(|&g| self.fitness(g, trace)).collect()
+        let mut walk = Walk::default();
+        goals
+            .iter()
+            .map(|&g| self.fitness_with(g, trace, &mut walk))
+            .collect()
     }
 
     /// Every goal the trace covers, in id order (registered exception goals included).
@@ -173,7 +191,7 @@ impl GoalSet {
             .any(|&s| trace.branch(s).0 > 0)
     }
 
-    fn branch_fitness(&self, n: usize, trace: &Trace) -> f64 {
+    fn branch_fitness(&self, n: usize, trace: &Trace, walk: &mut Walk) -> f64 {
         let b = &self.branches[n];
         let (hits, distance) = trace.branch(b.slot);
         if hits > 0 {
@@ -181,24 +199,29 @@ impl GoalSet {
         } else if self.predicate_ran(b.predicate, trace) {
             normalize(distance)
         } else {
-            self.approach(&b.controls, trace)
+            self.approach(&b.controls, trace, walk)
         }
     }
 
     /// Approach level + normalised distance from the controls of a target whose own
     /// predicate (or line) did not run.
-    fn approach(&self, start: &[Ctl], trace: &Trace) -> f64 {
+    fn approach(&self, start: &[Ctl], trace: &Trace, walk: &mut Walk) -> f64 {
         let mut best = f64::INFINITY;
         let mut level = 1.0f64;
-        // The level walked (`start`, then `frontier`) and the one above it.
-        let mut frontier: Vec<Ctl> = Vec::new();
-        let mut next: Vec<Ctl> = Vec::new();
-        let mut first = true;
-        // Predicates already walked: few (a target's control dependences, theirs, …), so a
+        // The level walked (`start`, then `frontier`) and the one above it, and the
+        // predicates already walked: few (a target's control dependences, theirs, …), so a
         // list.
-        let mut seen: Vec<usize> = Vec::new();
+        let Walk {
+            frontier,
+            next,
+            seen,
+        } = walk;
+        frontier.clear();
+        next.clear();
+        seen.clear();
+        let mut first = true;
         loop {
-            let level_ctls: &[Ctl] = if first { start } else { &frontier };
+            let level_ctls: &[Ctl] = if first { start } else { frontier };
             if level_ctls.is_empty() || level >= best {
                 break;
             }
@@ -226,7 +249,7 @@ impl GoalSet {
                 }
             }
             first = false;
-            std::mem::swap(&mut frontier, &mut next);
+            std::mem::swap(frontier, next);
             next.clear();
             level += 1.0;
         }

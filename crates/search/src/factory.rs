@@ -69,7 +69,8 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::cluster::{
@@ -261,6 +262,41 @@ pub struct Factory<'a> {
     result_calls: BTreeMap<String, Vec<Call<'a>>>,
     /// Known subtypes (internal names) per class.
     subtypes: BTreeMap<String, BTreeSet<String>>,
+    /// [`Call::params`] of every call the cluster offers, computed once (see
+    /// [`Factory::params_of`]).
+    params: CallParams,
+    /// The distinct parameter types of `cut_calls`, each with the (call, parameter) positions
+    /// that have it, in order of first appearance: what a value can be passed to.
+    cut_param_types: Vec<(FieldType, Vec<(usize, usize)>)>,
+}
+
+/// The parameter types of a cluster's calls, by call. Keyed by the address of the operation
+/// (which the factory borrows from the cluster, so it does not move) and whether the call is a
+/// field write: the types are computed once instead of at every generated statement.
+#[derive(Debug, Clone, Default)]
+struct CallParams(HashMap<(usize, bool), ParamTypes>);
+
+/// The types to generate for a call's parameters, each with whether it is an erased type
+/// variable.
+type ParamTypes = Box<[(FieldType, bool)]>;
+
+impl CallParams {
+    fn key(call: Call<'_>) -> (usize, bool) {
+        (
+            std::ptr::from_ref(call.operation()) as usize,
+            matches!(call, Call::Write(_)),
+        )
+    }
+
+    fn add(&mut self, call: Call<'_>) {
+        self.0
+            .entry(Self::key(call))
+            .or_insert_with(|| call.params().into_boxed_slice());
+    }
+
+    fn get(&self, call: Call<'_>) -> Option<&[(FieldType, bool)]> {
+        self.0.get(&Self::key(call)).map(|p| &**p)
+    }
 }
 
 impl<'a> Factory<'a> {
@@ -305,11 +341,29 @@ impl<'a> Factory<'a> {
             .copied()
             .filter(|c| c.needs_receiver())
             .collect();
-        let result_calls = cluster
+        let result_calls: BTreeMap<String, Vec<Call<'a>>> = cluster
             .result_methods
             .iter()
             .map(|(class, ops)| (class.clone(), ops.iter().map(Call::Op).collect()))
             .collect();
+        let mut params = CallParams::default();
+        for &c in cut_calls.iter().chain(result_calls.values().flatten()) {
+            params.add(c);
+        }
+        for info in cluster.types.values() {
+            for op in &info.generators {
+                params.add(Call::Op(op));
+            }
+        }
+        let mut cut_param_types: Vec<(FieldType, Vec<(usize, usize)>)> = Vec::new();
+        for (k, &c) in cut_calls.iter().enumerate() {
+            for (i, (p, _)) in params.get(c).unwrap_or_default().iter().enumerate() {
+                match cut_param_types.iter_mut().find(|(t, _)| t == p) {
+                    Some((_, at)) => at.push((k, i)),
+                    None => cut_param_types.push((p.clone(), vec![(k, i)])),
+                }
+            }
+        }
         Ok(Factory {
             cluster,
             config,
@@ -319,7 +373,19 @@ impl<'a> Factory<'a> {
             instance_calls,
             result_calls,
             subtypes,
+            params,
+            cut_param_types,
         })
+    }
+
+    /// [`Call::params`] of `call`: looked up for the calls of the factory's cluster (the CUT's
+    /// members, result methods and generators), computed for others.
+    #[must_use]
+    pub fn params_of(&self, call: Call<'_>) -> Cow<'_, [(FieldType, bool)]> {
+        match self.params.get(call) {
+            Some(p) => Cow::Borrowed(p),
+            None => Cow::Owned(call.params()),
+        }
     }
 
     /// The configuration.
@@ -440,7 +506,7 @@ impl<'a> Factory<'a> {
         build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
     ) -> Result<bool> {
         let mut types = value_types(&test.statements)?;
-        self.splice_typed(test, &mut types, pos, replace, rng, build)
+        Ok(self.splice_typed(test, &mut types, pos, replace, rng, build))
     }
 
     /// [`splice`](Self::splice) with the test's value types given (and kept up to date), so
@@ -453,16 +519,16 @@ impl<'a> Factory<'a> {
         replace: bool,
         rng: &mut R,
         build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
-    ) -> Result<bool> {
+    ) -> bool {
         let n = test.len();
         if pos > n || (replace && pos == n) {
-            return Ok(false);
+            return false;
         }
         debug_assert_eq!(types.len(), n);
         let suffix_len = n - pos - usize::from(replace);
         let capacity = self.config.max_test_length.saturating_sub(suffix_len);
         if pos > capacity {
-            return Ok(false);
+            return false;
         }
         // The generator appends to the test's own prefix (moved, not copied); the tail is
         // put back after it, renumbered, or unchanged when the splice gives up.
@@ -474,6 +540,7 @@ impl<'a> Factory<'a> {
             stmts: std::mem::take(&mut test.statements),
             types: std::mem::take(types),
             capacity,
+            scratch: Vec::new(),
         };
         let result = build(&mut g);
         let Gen {
@@ -482,34 +549,30 @@ impl<'a> Factory<'a> {
             ..
         } = g;
         let added = out.len() - pos;
-        // The types of what the splice added, as `value_types` gives them (the generator's
-        // own may be more precise: the test must not rely on them).
-        let added_types = out[pos..]
-            .iter()
-            .map(Statement::value_type)
-            .collect::<std::result::Result<Vec<_>, _>>();
-        let (Some(result), Ok(added_types)) = (result, &added_types) else {
+        // The generator records the type of each statement it adds as `value_types` gives it
+        // (the declared type, as the statement's descriptor or class names it: checked after
+        // the splice in debug builds), so nothing is parsed again here.
+        let Some(result) = result else {
             out.truncate(pos);
             out_types.truncate(pos);
             out.extend(tail);
             out_types.extend(tail_types);
             test.statements = out;
             *types = out_types;
-            // A generated statement with a broken descriptor is a cluster bug: say so.
-            return added_types.map(|_| false).map_err(Error::from);
+            return false;
         };
         if added == 0 && !replace {
             out.extend(tail);
             out_types.extend(tail_types);
             test.statements = out;
             *types = out_types;
-            return Ok(false);
+            return false;
         }
         for mut s in tail.into_iter().skip(usize::from(replace)) {
-            for r in s.uses_mut() {
+            s.for_each_use_mut(|r| {
                 let i = r.index();
                 if i < pos {
-                    continue;
+                    return;
                 }
                 *r = if replace && i == pos {
                     result
@@ -518,16 +581,14 @@ impl<'a> Factory<'a> {
                 } else {
                     VarRef((i + added) as u32)
                 };
-            }
+            });
             out.push(s);
         }
         test.statements = out;
-        out_types.truncate(pos);
-        out_types.extend(added_types.iter().cloned());
         out_types.extend(tail_types.into_iter().skip(usize::from(replace)));
         *types = out_types;
         debug_assert!(value_types(&test.statements).is_ok_and(|t| t == *types));
-        Ok(true)
+        true
     }
 
     // --- insertion ---------------------------------------------------------------------------
@@ -549,11 +610,11 @@ impl<'a> Factory<'a> {
         rng: &mut R,
     ) -> Result<bool> {
         let pos = index(rng, test.len() + 1);
-        match index(rng, 3) {
+        Ok(match index(rng, 3) {
             0 => self.cut_call_at(test, types, pos, rng),
             1 => self.call_on_value_at(test, types, pos, rng),
             _ => self.call_with_value_at(test, types, pos, rng),
-        }
+        })
     }
 
     /// Inserts a random call on the CUT at `pos`, generating its receiver and parameters.
@@ -564,7 +625,7 @@ impl<'a> Factory<'a> {
         rng: &mut R,
     ) -> Result<bool> {
         let mut types = value_types(&test.statements)?;
-        self.cut_call_at(test, &mut types, pos, rng)
+        Ok(self.cut_call_at(test, &mut types, pos, rng))
     }
 
     fn cut_call_at<R: Rng + ?Sized>(
@@ -573,9 +634,9 @@ impl<'a> Factory<'a> {
         types: &mut Vec<Option<FieldType>>,
         pos: usize,
         rng: &mut R,
-    ) -> Result<bool> {
+    ) -> bool {
         let Some(&call) = pick(rng, &self.cut_calls) else {
-            return Ok(false);
+            return false;
         };
         self.splice_typed(test, types, pos, false, rng, |g| {
             g.call(call, 0, None, None)
@@ -609,7 +670,7 @@ impl<'a> Factory<'a> {
         rng: &mut R,
     ) -> Result<bool> {
         let mut types = value_types(&test.statements)?;
-        self.call_on_value_at(test, &mut types, pos, rng)
+        Ok(self.call_on_value_at(test, &mut types, pos, rng))
     }
 
     fn call_on_value_at<R: Rng + ?Sized>(
@@ -618,7 +679,7 @@ impl<'a> Factory<'a> {
         types: &mut Vec<Option<FieldType>>,
         pos: usize,
         rng: &mut R,
-    ) -> Result<bool> {
+    ) -> bool {
         // Every non-null value before `pos` with something to call on it, then one of those.
         let mut receivers: Vec<(usize, &[Call<'a>])> = Vec::new();
         let before = test.statements.iter().zip(types.iter()).take(pos);
@@ -658,7 +719,7 @@ impl<'a> Factory<'a> {
         rng: &mut R,
     ) -> Result<bool> {
         let mut types = value_types(&test.statements)?;
-        self.call_with_value_at(test, &mut types, pos, rng)
+        Ok(self.call_with_value_at(test, &mut types, pos, rng))
     }
 
     fn call_with_value_at<R: Rng + ?Sized>(
@@ -667,7 +728,7 @@ impl<'a> Factory<'a> {
         types: &mut Vec<Option<FieldType>>,
         pos: usize,
         rng: &mut R,
-    ) -> Result<bool> {
+    ) -> bool {
         let values: Vec<usize> = (0..pos.min(test.len()))
             .filter(|&k| {
                 types[k].is_some() && !matches!(test.statements[k], Statement::Null { .. })
@@ -680,21 +741,28 @@ impl<'a> Factory<'a> {
             let Some(have) = types[k].as_ref() else {
                 continue;
             };
-            let mut slots = Vec::new();
-            for &c in &self.cut_calls {
-                for (i, (p, _)) in c.params().iter().enumerate() {
-                    if self.assignable(have, p) {
-                        slots.push((c, i));
-                    }
-                }
-            }
-            if let Some(&(call, i)) = pick(rng, &slots) {
+            let slots = self.value_slots(have);
+            if let Some(&(c, i)) = pick(rng, &slots) {
+                let call = self.cut_calls[c];
                 return self.splice_typed(test, types, pos, false, rng, |g| {
                     g.call(call, 0, None, Some((i, VarRef(k as u32))))
                 });
             }
         }
         self.cut_call_at(test, types, pos, rng)
+    }
+
+    /// Every (index in `cut_calls`, parameter index) a value of type `have` fits, in call and
+    /// then parameter order.
+    fn value_slots(&self, have: &FieldType) -> Vec<(usize, usize)> {
+        let mut slots: Vec<(usize, usize)> = Vec::new();
+        for (p, at) in &self.cut_param_types {
+            if self.assignable(have, p) {
+                slots.extend(at);
+            }
+        }
+        slots.sort_unstable();
+        slots
     }
 
     /// A random test (paper III-E3): r uniform in \[1, L\], then insertions into an empty test
@@ -732,6 +800,8 @@ pub(crate) struct Gen<'g, 'a, R: ?Sized> {
     stmts: Vec<Statement>,
     types: Vec<Option<FieldType>>,
     capacity: usize,
+    /// Reused by [`Gen::pick_existing`].
+    scratch: Vec<u32>,
 }
 
 impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
@@ -750,23 +820,25 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         self.types.truncate(len);
     }
 
-    /// Existing values fitting `want` (not `null` statements when `non_null`), except `not`.
-    pub(crate) fn existing(
-        &self,
-        want: &FieldType,
-        non_null: bool,
-        not: Option<VarRef>,
-    ) -> Vec<VarRef> {
-        (0..self.stmts.len())
-            .filter(|&k| {
-                Some(VarRef(k as u32)) != not
-                    && !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
-                    && self.types[k]
-                        .as_ref()
-                        .is_some_and(|t| self.f.assignable(t, want))
-            })
-            .map(|k| VarRef(k as u32))
-            .collect()
+    /// One of the existing values fitting `want` (not `null` statements when `non_null`),
+    /// uniformly at random; `None` when none fits.
+    fn pick_existing(&mut self, want: &FieldType, non_null: bool) -> Option<VarRef> {
+        let f = self.f;
+        let mut fits = std::mem::take(&mut self.scratch);
+        fits.clear();
+        fits.extend(
+            (0..self.stmts.len())
+                .filter(|&k| {
+                    !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
+                        && self.types[k]
+                            .as_ref()
+                            .is_some_and(|t| f.assignable(t, want))
+                })
+                .map(|k| k as u32),
+        );
+        let picked = pick(self.rng, &fits).map(|&k| VarRef(k));
+        self.scratch = fits;
+        picked
     }
 
     fn push_null(&mut self, ty: &FieldType) -> Option<VarRef> {
@@ -798,8 +870,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
                 return self.push_null(ty);
             }
             if chance(self.rng, cfg.primitive_reuse_probability) {
-                let same = self.existing(ty, !allow_null, None);
-                if let Some(&r) = pick(self.rng, &same) {
+                if let Some(r) = self.pick_existing(ty, !allow_null) {
                     return Some(r);
                 }
             }
@@ -809,8 +880,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
             return self.push_null(ty);
         }
         if chance(self.rng, cfg.object_reuse_probability) {
-            let fit = self.existing(ty, !allow_null, None);
-            if let Some(&r) = pick(self.rng, &fit) {
+            if let Some(r) = self.pick_existing(ty, !allow_null) {
                 return Some(r);
             }
         }
@@ -828,8 +898,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         if allow_null {
             self.push_null(ty)
         } else {
-            let fit = self.existing(ty, true, None);
-            pick(self.rng, &fit).copied()
+            self.pick_existing(ty, true)
         }
     }
 
@@ -905,15 +974,18 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         receiver: Option<VarRef>,
         fixed: Option<(usize, VarRef)>,
     ) -> Option<VarRef> {
-        let recv = match call.receiver_type() {
-            None => None,
-            Some(t) => match receiver {
-                Some(r) => Some(r),
-                None => Some(self.value(&t, false, depth + 1, false)?),
-            },
+        let recv = match (call.needs_receiver(), receiver) {
+            (false, _) => None,
+            (true, Some(r)) => Some(r),
+            (true, None) => {
+                let t = FieldType::Object(call.operation().class.to_string());
+                Some(self.value(&t, false, depth + 1, false)?)
+            }
         };
-        let mut args = Vec::new();
-        for (i, (p, erased)) in call.params().iter().enumerate() {
+        let f = self.f;
+        let params = f.params_of(call);
+        let mut args = Vec::with_capacity(params.len());
+        for (i, (p, erased)) in params.iter().enumerate() {
             match fixed {
                 Some((j, v)) if j == i => args.push(v),
                 _ => args.push(self.value(p, *erased, depth + 1, true)?),
@@ -1048,6 +1120,35 @@ pub(crate) mod tests {
             types,
             erased_generic_fallback: Vec::new(),
             warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn precomputed_parameters_are_what_the_calls_say() {
+        let cluster = toy_cluster();
+        let f = Factory::new(&cluster, Constants::default(), Config::default()).unwrap();
+        let mut types: Vec<FieldType> = vec![FieldType::Int, FieldType::Object(OBJECT.into())];
+        for &c in f.cut_calls() {
+            assert_eq!(&*f.params_of(c), c.params().as_slice(), "{c:?}");
+            types.extend(c.params().into_iter().map(|(p, _)| p));
+            types.extend(c.ret());
+        }
+        for op in cluster.types.values().flat_map(|i| &i.generators) {
+            let c = Call::Op(op);
+            assert!(matches!(f.params_of(c), Cow::Borrowed(_)), "{c:?}");
+            assert_eq!(&*f.params_of(c), c.params().as_slice());
+        }
+        // The slots a value fits: as asking every parameter of every call in turn.
+        for have in &types {
+            let mut every = Vec::new();
+            for (k, &c) in f.cut_calls().iter().enumerate() {
+                for (i, (p, _)) in c.params().iter().enumerate() {
+                    if f.assignable(have, p) {
+                        every.push((k, i));
+                    }
+                }
+            }
+            assert_eq!(f.value_slots(have), every, "{have:?}");
         }
     }
 

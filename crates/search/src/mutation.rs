@@ -104,19 +104,31 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
     if index >= n {
         return Ok(0);
     }
-    let types = value_types(&test.statements)?;
+    // The value types, computed when a use of a deleted value first needs another value
+    // (redirecting uses does not change them; a deleted value nothing uses needs none).
+    let mut types: Option<Vec<Option<FieldType>>> = None;
     let mut dead = vec![false; n];
     dead[index] = true;
     for j in index + 1..n {
+        let mut uses_dead = false;
+        test.statements[j]
+            .for_each_use_mut(|r| uses_dead |= dead.get(r.index()).copied().unwrap_or(true));
+        if !uses_dead {
+            continue;
+        }
+        let types: &[Option<FieldType>] = match &mut types {
+            Some(t) => t,
+            None => types.insert(value_types(&test.statements)?),
+        };
         let mut lost = false;
         for r in test.statements[j].uses_mut() {
             let old = r.index();
             if !dead.get(old).copied().unwrap_or(true) {
                 continue;
             }
-            let want = types.get(old).cloned().flatten();
+            let want = types.get(old).and_then(Option::as_ref);
             let candidates: Vec<usize> = (0..j)
-                .filter(|&k| !dead[k] && want.is_some() && types[k] == want)
+                .filter(|&k| !dead[k] && want.is_some() && types[k].as_ref() == want)
                 .collect();
             if let Some(&k) = pick(rng, &candidates) {
                 *r = VarRef(k as u32);
@@ -142,9 +154,7 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
         if dead[i] {
             continue;
         }
-        for r in s.uses_mut() {
-            *r = VarRef(renumber[r.index()]);
-        }
+        s.for_each_use_mut(|r| *r = VarRef(renumber[r.index()]));
         test.statements.push(s);
     }
     Ok(dead.iter().filter(|d| **d).count())
@@ -300,11 +310,11 @@ pub fn change_statement<R: Rng + ?Sized>(
                     if array.index() == i && *index >= new {
                         test.statements.remove(j);
                         for s in &mut test.statements[j..] {
-                            for r in s.uses_mut() {
+                            s.for_each_use_mut(|r| {
                                 if r.index() > j {
                                     r.0 -= 1;
                                 }
-                            }
+                            });
                         }
                     }
                 }
@@ -362,11 +372,11 @@ fn replace_input<R: Rng + ?Sized>(
     let mut slots = slot_types(stmt, &types)?;
     // Arguments of a cluster call want the types its generic signature gives.
     if let Some(call) = f.call_for(stmt) {
-        let params = call.params();
+        let params = f.params_of(call);
         let first = usize::from(call.needs_receiver());
         if slots.len() == first + params.len() {
-            for (slot, (param, _)) in slots[first..].iter_mut().zip(params) {
-                slot.0 = param;
+            for (slot, (param, _)) in slots[first..].iter_mut().zip(params.iter()) {
+                slot.0 = param.clone();
             }
         }
     }

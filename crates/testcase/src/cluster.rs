@@ -1004,12 +1004,19 @@ impl Operation {
             None
         };
         match self.kind {
-            OperationKind::Constructor => {
-                Statement::constructor(&self.class, &self.descriptor, args)
-            }
-            OperationKind::Method => {
-                Statement::method(&self.class, &self.name, &self.descriptor, receiver, args)
-            }
+            // The statement shares the operation's names (no string is copied).
+            OperationKind::Constructor => Statement::Constructor {
+                class: self.class.clone(),
+                descriptor: self.descriptor.clone(),
+                args,
+            },
+            OperationKind::Method => Statement::Method {
+                class: self.class.clone(),
+                name: self.name.clone(),
+                descriptor: self.descriptor.clone(),
+                receiver,
+                args,
+            },
             OperationKind::Field => Statement::FieldRead {
                 class: self.class.clone(),
                 name: self.name.clone(),

@@ -436,6 +436,34 @@ impl Statement {
         out
     }
 
+    /// Calls `f` on every reference the statement holds, in the order of
+    /// [`uses`](Self::uses), without collecting them (what renumbering a test's statements
+    /// needs, once per statement).
+    pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut VarRef)) {
+        match self {
+            Statement::Primitive(_)
+            | Statement::Null { .. }
+            | Statement::EnumConstant { .. }
+            | Statement::ArrayNew { .. } => {}
+            Statement::Constructor { args, .. } => args.iter_mut().for_each(f),
+            Statement::Method { receiver, args, .. } => {
+                receiver.iter_mut().chain(args.iter_mut()).for_each(f);
+            }
+            Statement::FieldRead { receiver, .. } => receiver.iter_mut().for_each(f),
+            Statement::FieldWrite {
+                receiver, value, ..
+            } => {
+                receiver.iter_mut().for_each(&mut f);
+                f(value);
+            }
+            Statement::ArrayStore { array, value, .. } => {
+                f(array);
+                f(value);
+            }
+            Statement::Cast { value, .. } => f(value),
+        }
+    }
+
     /// Mutable access to every reference the statement holds (for repair after removal).
     pub fn uses_mut(&mut self) -> Vec<&mut VarRef> {
         let mut out = Vec::new();
@@ -731,9 +759,7 @@ impl Test {
             if dead[i] {
                 continue;
             }
-            for r in s.uses_mut() {
-                *r = VarRef(new_index[r.index()]);
-            }
+            s.for_each_use_mut(|r| *r = VarRef(new_index[r.index()]));
             self.statements.push(s);
         }
         dead.iter().filter(|d| **d).count()
@@ -771,6 +797,65 @@ impl fmt::Display for Test {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn for_each_use_mut_visits_what_uses_lists_in_order() {
+        let object = || FieldType::Object("java/lang/Object".into());
+        let mut all = vec![
+            Statement::Primitive(Prim::Int(1)),
+            Statement::Null { ty: object() },
+            Statement::EnumConstant {
+                class: "E".into(),
+                name: "A".into(),
+            },
+            Statement::ArrayNew {
+                component: FieldType::Int,
+                length: 2,
+            },
+            Statement::constructor("C", "(II)V", vec![VarRef(3), VarRef(1)]),
+            Statement::method("C", "m", "(I)I", Some(VarRef(4)), vec![VarRef(0)]),
+            Statement::method("C", "s", "(II)I", None, vec![VarRef(2), VarRef(0)]),
+            Statement::FieldRead {
+                class: "C".into(),
+                name: "f".into(),
+                descriptor: "I".into(),
+                receiver: Some(VarRef(5)),
+            },
+            Statement::FieldWrite {
+                class: "C".into(),
+                name: "f".into(),
+                descriptor: "I".into(),
+                receiver: Some(VarRef(6)),
+                value: VarRef(2),
+            },
+            Statement::FieldWrite {
+                class: "C".into(),
+                name: "g".into(),
+                descriptor: "I".into(),
+                receiver: None,
+                value: VarRef(7),
+            },
+            Statement::ArrayStore {
+                array: VarRef(3),
+                index: 1,
+                value: VarRef(8),
+            },
+            Statement::Cast {
+                ty: object(),
+                value: VarRef(9),
+            },
+        ];
+        for s in &mut all {
+            let before = s.uses();
+            let mut seen = Vec::new();
+            s.for_each_use_mut(|r| seen.push(*r));
+            assert_eq!(seen, before, "{s:?}");
+            // Changing references through it changes what `uses` reports, in place.
+            s.for_each_use_mut(|r| r.0 += 100);
+            let after: Vec<VarRef> = before.iter().map(|r| VarRef(r.0 + 100)).collect();
+            assert_eq!(s.uses(), after, "{s:?}");
+        }
+    }
 
     #[test]
     fn literals_escape_everything_outside_printable_ascii() {
