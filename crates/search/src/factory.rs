@@ -268,6 +268,16 @@ pub struct Factory<'a> {
     /// The distinct parameter types of `cut_calls`, each with the (call, parameter) positions
     /// that have it, in order of first appearance: what a value can be passed to.
     cut_param_types: Vec<(FieldType, Vec<(usize, usize)>)>,
+    /// For each type of the cluster: [`TestCluster::generators_for`] it, and whether a string
+    /// fits it (`String` is a listed subtype): what [`Gen::create`] chooses from.
+    creators: HashMap<FieldType, Creators<'a>>,
+}
+
+/// What can create a value of one class (see [`Factory::creators`]).
+#[derive(Debug, Clone)]
+struct Creators<'a> {
+    generators: Vec<&'a Operation>,
+    string_fits: bool,
 }
 
 /// The parameter types of a cluster's calls, by call. Keyed by the address of the operation
@@ -364,6 +374,17 @@ impl<'a> Factory<'a> {
                 }
             }
         }
+        let creators = cluster
+            .types
+            .values()
+            .map(|info| {
+                let c = Creators {
+                    generators: cluster.generators_for(&info.ty),
+                    string_fits: info.subtypes.iter().any(|s| s == STRING),
+                };
+                (info.ty.clone(), c)
+            })
+            .collect();
         Ok(Factory {
             cluster,
             config,
@@ -375,6 +396,7 @@ impl<'a> Factory<'a> {
             subtypes,
             params,
             cut_param_types,
+            creators,
         })
     }
 
@@ -907,22 +929,22 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         match ty {
             FieldType::Object(n) if n == STRING => self.push_constant(ty),
             FieldType::Object(_) => {
+                // The type's generators, then a string when one fits: one chosen uniformly.
                 let f = self.f;
-                let mut options: Vec<Option<&'a Operation>> =
-                    f.cluster.generators_for(ty).into_iter().map(Some).collect();
-                let string_fits = f
-                    .cluster
-                    .type_info(ty)
-                    .is_some_and(|i| i.subtypes.iter().any(|s| s == STRING));
-                if string_fits {
-                    options.push(None);
+                let (generators, string_fits) = f
+                    .creators
+                    .get(ty)
+                    .map_or((&[][..], false), |c| (&c.generators[..], c.string_fits));
+                let options = generators.len() + usize::from(string_fits);
+                if options == 0 {
+                    return None;
                 }
                 for _ in 0..3 {
-                    let &choice = pick(self.rng, &options)?;
+                    let choice = index(self.rng, options);
                     let mark = self.stmts.len();
-                    let made = match choice {
+                    let made = match generators.get(choice) {
                         None => self.push_constant(&FieldType::Object(STRING.into())),
-                        Some(op) => self.call(Call::Op(op), depth, None, None),
+                        Some(&op) => self.call(Call::Op(op), depth, None, None),
                     };
                     if made.is_some() {
                         return made;
@@ -1137,6 +1159,17 @@ pub(crate) mod tests {
             let c = Call::Op(op);
             assert!(matches!(f.params_of(c), Cow::Borrowed(_)), "{c:?}");
             assert_eq!(&*f.params_of(c), c.params().as_slice());
+        }
+        // What creates a value of each type: as the cluster says.
+        for info in cluster.types.values() {
+            let c = &f.creators[&info.ty];
+            assert_eq!(c.generators, cluster.generators_for(&info.ty));
+            assert_eq!(
+                c.string_fits,
+                info.subtypes.iter().any(|s| s == STRING),
+                "{:?}",
+                info.ty
+            );
         }
         // The slots a value fits: as asking every parameter of every call in turn.
         for have in &types {
