@@ -19,7 +19,8 @@
 # reproducible), CRITERIA (as `search-bench --criteria`; default branch, line, method,
 # exception), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
 # CLASSES (binary names; default the list below), OUT (default
-# benches/results/search-${BUDGET}s.jsonl, or search-${STATEMENTS}-statements[-CRITERIA].jsonl), WORKERS (1), LANES (1), CORES, MINIMISE (0). Runs one search at
+# benches/results/search-${BUDGET}s.jsonl, or search-${STATEMENTS}-statements.jsonl, each with
+# -CRITERIA and -minimised added when set), WORKERS (1), LANES (1), CORES, MINIMISE (0). Runs one search at
 # a time: the figures are only meaningful on an otherwise idle machine. With LANES=N (at most
 # the number of cores), N searches run at once, lane k pinned to core k with `taskset` (search,
 # worker JVM and its threads on that one core); CORES="1" (or "0 1") names the cores instead,
@@ -38,11 +39,15 @@ WORKERS=${WORKERS:-1}
 ALGORITHMS=${ALGORITHMS:-"whole-suite mosa dynamosa random single-target"}
 budget=(--seconds "$BUDGET")
 label="${BUDGET} s"
-default_out=benches/results/search-${BUDGET}s.jsonl
+# Runs with other criteria or minimised suites are another experiment: another file (a run in
+# the file counts as done whatever its settings).
+setting=${CRITERIA:+-${CRITERIA//,/-}}
+[ "${MINIMISE:-0}" = 1 ] && setting=$setting-minimised
+default_out=benches/results/search-${BUDGET}s$setting.jsonl
 if [ -n "${STATEMENTS:-}" ]; then
     budget=(--statements "$STATEMENTS")
     label="$STATEMENTS statements"
-    default_out=benches/results/search-${STATEMENTS}-statements${CRITERIA:+-${CRITERIA//,/-}}.jsonl
+    default_out=benches/results/search-${STATEMENTS}-statements$setting.jsonl
 fi
 criteria=()
 [ -n "${CRITERIA:-}" ] && criteria=(--criteria "$CRITERIA")

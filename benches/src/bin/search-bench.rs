@@ -178,6 +178,11 @@ fn args() -> Args {
                 a.criteria = v
                     .parse()
                     .unwrap_or_else(|e| panic!("--criteria {v:?}: {e}\n{USAGE}"));
+                // The figures are branch coverage: without branch goals there would be none.
+                assert!(
+                    a.criteria.contains(Criterion::Branch),
+                    "--criteria {v:?}: the figures are branch coverage, so branch must be among them\n{USAGE}"
+                );
             }
             _ => panic!("unknown flag {flag}\n{USAGE}"),
         }

@@ -3,9 +3,10 @@
 //!
 //! 1. median branch coverage per class and algorithm (with the number of runs);
 //! 2. the whole-suite paper's comparison, whole-suite against single-target, per class:
-//!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value; where the coverage
-//!    does not differ (Â12 = 0.5) and the runs minimised their suites, the paper's second
-//!    question: the sizes of the suites (statements), compared the same way;
+//!    medians, Vargha–Delaney Â12 and the two-sided Mann–Whitney p-value; where Â12 of the
+//!    coverage is 0.5 (neither covers more more often: all runs equal, on easy classes) and the
+//!    runs minimised their suites, the paper's second question: the sizes of the suites
+//!    (statements), compared the same way;
 //! 3. each variant of an algorithm (a run with a non-default parameter, e.g.
 //!    `search-bench --observed-share 0`, labelled `dynamosa (observed-share=0)`) against the
 //!    algorithm itself, the same way;
@@ -13,9 +14,10 @@
 //!    outside the execution host.
 //!
 //! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
-//! raw output of `search-bench` can be given as is). The runs must share one budget and one
-//! set of criteria (runs that do not record them, from before `search-bench` did, count as
-//! one budget): results of different experiments are refused rather than mixed.
+//! raw output of `search-bench` can be given as is). The runs must share one budget, one set of
+//! criteria and minimisation or not: results of different experiments are refused rather than
+//! mixed (lines from before `search-bench` recorded these are taken as part of the experiment
+//! the others describe).
 #![allow(clippy::cast_precision_loss)]
 
 use std::collections::BTreeMap;
@@ -35,20 +37,25 @@ struct Run {
     size: Option<f64>,
 }
 
-/// What a run was given: its budget and criteria, as the JSON line records them.
-fn setting(v: &Value) -> String {
+/// What a run was given: its budget, criteria and whether it minimised, as the JSON line
+/// records them; `None` for a line from before `search-bench` recorded them (such lines are
+/// taken as part of whatever experiment the others describe).
+fn setting(v: &Value) -> Option<String> {
     let budget = match (&v["budget"]["seconds"], &v["budget"]["statements"]) {
         (Value::Number(s), _) => format!("{s} s"),
         (_, Value::Number(n)) => format!("{n} statements executed"),
         _ if v["budget"]["evaluations"].is_number() => {
             format!("{} fitness evaluations", v["budget"]["evaluations"])
         }
-        _ => "not recorded".to_string(),
+        _ => return None,
     };
-    let criteria = v["criteria"]
-        .as_str()
-        .unwrap_or("not recorded (the default: branch,line,method,exception)");
-    format!("budget {budget}; criteria {criteria}")
+    let criteria = v["criteria"].as_str().unwrap_or("not recorded");
+    let minimised = if v["minimised"].as_bool().unwrap_or_default() {
+        "minimised suites"
+    } else {
+        "suites not minimised"
+    };
+    Some(format!("budget {budget}; criteria {criteria}; {minimised}"))
 }
 
 fn read(paths: &[String]) -> (Vec<Run>, String) {
@@ -74,9 +81,10 @@ fn read(paths: &[String]) -> (Vec<Run>, String) {
                 Some(variant) => format!("{} ({variant})", s("algorithm")),
                 None => s("algorithm"),
             };
-            let here = setting(&v);
-            if !settings.contains(&here) {
-                settings.push(here);
+            if let Some(here) = setting(&v) {
+                if !settings.contains(&here) {
+                    settings.push(here);
+                }
             }
             let run = Run {
                 class: s("class"),
@@ -102,10 +110,11 @@ fn read(paths: &[String]) -> (Vec<Run>, String) {
         );
         std::process::exit(1);
     }
-    (
-        runs.into_values().collect(),
-        settings.pop().unwrap_or_default(),
-    )
+    let setting = settings.pop().unwrap_or_else(|| {
+        "budget, criteria and minimisation not recorded: lines from before search-bench recorded them"
+            .to_string()
+    });
+    (runs.into_values().collect(), setting)
 }
 
 fn short(class: &str) -> &str {
@@ -229,12 +238,12 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
     let with_sizes = runs
         .iter()
         .filter(|r| r.algorithm == a || r.algorithm == b)
-        .all(|r| r.size.is_some());
+        .any(|r| r.size.is_some());
     println!("{a} against {b} (Â12 > 0.5: {a} covers more; p: two-sided Mann–Whitney U):\n");
     if with_sizes {
         println!(
-            "Where the coverage does not differ (Â12 = 0.5), the sizes of the minimised suites \
-             (statements; size Â12 < 0.5: {a}'s suites are smaller).\n"
+            "Where Â12 of the coverage is 0.5 (neither covers more more often), the sizes of the \
+             minimised suites (statements; size Â12 < 0.5: {a}'s suites are smaller).\n"
         );
         println!("| class | {a} | {b} | Â12 | p | size {a} | size {b} | size Â12 | size p |");
         println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");

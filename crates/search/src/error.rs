@@ -25,6 +25,10 @@ pub enum Error {
     /// A parameter of [`Config`](crate::Config) is out of range (the message names it).
     #[error("invalid search configuration: {0}")]
     Config(String),
+    /// The test cluster contradicts itself: an operation's recorded value type is not the
+    /// type its statement gives (a cluster built by hand or loaded from elsewhere).
+    #[error("inconsistent test cluster: {0}")]
+    Cluster(String),
     /// The test cluster offers nothing to call on the class under test.
     #[error(
         "nothing to test in {0}: no accessible constructor, method or field of the class under test can be used"

@@ -357,13 +357,26 @@ impl<'a> Factory<'a> {
             .map(|(class, ops)| (class.clone(), ops.iter().map(Call::Op).collect()))
             .collect();
         let mut params = CallParams::default();
-        for &c in cut_calls.iter().chain(result_calls.values().flatten()) {
-            params.add(c);
-        }
-        for info in cluster.types.values() {
-            for op in &info.generators {
-                params.add(Call::Op(op));
+        let generators = cluster.types.values().flat_map(|i| &i.generators);
+        for c in cut_calls
+            .iter()
+            .chain(result_calls.values().flatten())
+            .copied()
+            .chain(generators.map(Call::Op))
+        {
+            // Generated statements are typed by what the call records (splices do not parse
+            // them again): it must be what the statement's descriptor says.
+            if let Call::Op(op) = c {
+                let given = op.statement(None, Vec::new()).value_type()?;
+                if given != c.ret() {
+                    return Err(Error::Cluster(format!(
+                        "{op} in {} records the value type {:?}, its statement gives {given:?}",
+                        op.class,
+                        c.ret()
+                    )));
+                }
             }
+            params.add(c);
         }
         let mut cut_param_types: Vec<(FieldType, Vec<(usize, usize)>)> = Vec::new();
         for (k, &c) in cut_calls.iter().enumerate() {
@@ -1328,5 +1341,21 @@ pub(crate) mod tests {
             Factory::new(&c, Constants::default(), Config::default()),
             Err(Error::NothingToCall(_))
         ));
+    }
+
+    #[test]
+    fn a_cluster_whose_types_contradict_its_descriptors_is_an_error() {
+        // Splices type generated statements by what the cluster records: a recorded return
+        // type that is not the descriptor's is refused up front, as is a broken descriptor.
+        let mut c = toy_cluster();
+        let m = c.methods.iter_mut().find(|m| m.ret.is_some()).unwrap();
+        m.ret = Some(TypeUse::plain(FieldType::Object("p/Other".into())));
+        let e = Factory::new(&c, Constants::default(), Config::default()).unwrap_err();
+        assert!(matches!(e, Error::Cluster(_)), "{e}");
+        assert!(e.to_string().contains("p/Cut"), "{e}");
+        let mut c = toy_cluster();
+        let m = c.methods.iter_mut().find(|m| m.ret.is_some()).unwrap();
+        m.descriptor = "(I".into();
+        assert!(Factory::new(&c, Constants::default(), Config::default()).is_err());
     }
 }
