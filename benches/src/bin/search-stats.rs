@@ -25,6 +25,25 @@ use std::collections::BTreeMap;
 use ferrosuite_benches::stats::{a12, mann_whitney_p, median};
 use serde_json::Value;
 
+/// Appends formatted text to the report (a `String`: writing to it cannot fail).
+macro_rules! put {
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = write!($o, $($t)*);
+    }};
+}
+
+/// [`put!`] with a line end.
+macro_rules! say {
+    ($o:expr) => {
+        $o.push('\n')
+    };
+    ($o:expr, $($t:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($o, $($t)*);
+    }};
+}
+
 /// One run's figures.
 struct Run {
     class: String,
@@ -132,7 +151,10 @@ fn main() {
         std::process::exit(2);
     }
     let (runs, setting) = read(&paths);
-    println!("Runs: {} ({setting}).\n", runs.len());
+    // The report is written at once at the end: a reader that stops early (`| head`) ends
+    // the output, not the program with a panic.
+    let mut out = String::new();
+    say!(out, "Runs: {} ({setting}).\n", runs.len());
     let order = ["whole-suite", "mosa", "dynamosa", "random", "single-target"];
     let mut algorithms: Vec<String> = Vec::new();
     for a in order {
@@ -155,20 +177,23 @@ fn main() {
             .collect()
     };
 
-    println!("Median branch coverage (%, by ferrosuite's probes) over the runs of each cell:\n");
-    print!("| class |");
+    say!(
+        out,
+        "Median branch coverage (%, by ferrosuite's probes) over the runs of each cell:\n"
+    );
+    put!(out, "| class |");
     for a in &algorithms {
-        print!(" {a} |");
+        put!(out, " {a} |");
     }
-    println!(" runs |");
-    print!("|---|");
+    say!(out, " runs |");
+    put!(out, "|---|");
     for _ in &algorithms {
-        print!("---:|");
+        put!(out, "---:|");
     }
-    println!("---:|");
+    say!(out, "---:|");
     let mut per_algorithm: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for c in &classes {
-        print!("| {} |", short(c));
+        put!(out, "| {} |", short(c));
         let mut n = 0;
         for a in &algorithms {
             let v = values(c, a, &|r| r.coverage);
@@ -177,51 +202,65 @@ fn main() {
             if let Some(m) = m {
                 per_algorithm.entry(a).or_default().push(m);
             }
-            print!(" {} |", pct(m));
+            put!(out, " {} |", pct(m));
         }
-        println!(" {n} |");
+        say!(out, " {n} |");
     }
-    print!("| **median over classes** |");
+    put!(out, "| **median over classes** |");
     for a in &algorithms {
-        print!(
+        put!(
+            out,
             " **{}** |",
             pct(per_algorithm.get(a.as_str()).and_then(|v| median(v)))
         );
     }
-    println!(" |\n");
+    say!(out, " |\n");
 
     let (ws, st) = ("whole-suite", "single-target");
     if algorithms.iter().any(|a| a == ws) && algorithms.iter().any(|a| a == st) {
-        compare(&runs, &classes, ws, st);
+        compare(&mut out, &runs, &classes, ws, st);
     }
     // A variant of an algorithm (`search-bench --observed-share`) against the algorithm itself.
     for a in &algorithms {
         if let Some((base, _)) = a.split_once(" (") {
             if algorithms.iter().any(|b| b == base) {
-                compare(&runs, &classes, base, a);
+                compare(&mut out, &runs, &classes, base, a);
             }
         }
     }
 
-    println!("Throughput per algorithm (medians over all runs):\n");
-    println!("| algorithm | runs | statements executed / s | outside the host |");
-    println!("|---|---:|---:|---:|");
+    say!(out, "Throughput per algorithm (medians over all runs):\n");
+    say!(
+        out,
+        "| algorithm | runs | statements executed / s | outside the host |"
+    );
+    say!(out, "|---|---:|---:|---:|");
     for a in &algorithms {
         let rs: Vec<&Run> = runs.iter().filter(|r| &r.algorithm == a).collect();
         let sps: Vec<f64> = rs.iter().map(|r| r.sps).collect();
-        let out: Vec<f64> = rs.iter().map(|r| r.outside).collect();
-        println!(
+        let outside: Vec<f64> = rs.iter().map(|r| r.outside).collect();
+        say!(
+            out,
             "| {a} | {} | {:.0} | {} % |",
             rs.len(),
             median(&sps).unwrap_or(f64::NAN),
-            pct(median(&out))
+            pct(median(&outside))
         );
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = std::io::Write::write_all(&mut stdout, out.as_bytes())
+        .and_then(|()| std::io::Write::flush(&mut stdout))
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("search-stats: cannot write the report: {e}");
+            std::process::exit(1);
+        }
     }
 }
 
 /// Algorithm `a` against `b`, class by class: medians, Vargha–Delaney Â12 and the two-sided
 /// Mann–Whitney p-value, then a count of significant differences.
-fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
+fn compare(out: &mut String, runs: &[Run], classes: &[String], a: &str, b: &str) {
     let values = |class: &str, algorithm: &str| -> Vec<f64> {
         runs.iter()
             .filter(|r| r.class == class && r.algorithm == algorithm)
@@ -239,17 +278,24 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
         .iter()
         .filter(|r| r.algorithm == a || r.algorithm == b)
         .any(|r| r.size.is_some());
-    println!("{a} against {b} (Â12 > 0.5: {a} covers more; p: two-sided Mann–Whitney U):\n");
+    say!(
+        out,
+        "{a} against {b} (Â12 > 0.5: {a} covers more; p: two-sided Mann–Whitney U):\n"
+    );
     if with_sizes {
-        println!(
+        say!(
+            out,
             "Where Â12 of the coverage is 0.5 (neither covers more more often), the sizes of the \
              minimised suites (statements; size Â12 < 0.5: {a}'s suites are smaller).\n"
         );
-        println!("| class | {a} | {b} | Â12 | p | size {a} | size {b} | size Â12 | size p |");
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        say!(
+            out,
+            "| class | {a} | {b} | Â12 | p | size {a} | size {b} | size Â12 | size p |"
+        );
+        say!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     } else {
-        println!("| class | {a} | {b} | Â12 | p |");
-        println!("|---|---:|---:|---:|---:|");
+        say!(out, "| class | {a} | {b} | Â12 | p |");
+        say!(out, "|---|---:|---:|---:|---:|");
     }
     let (mut better, mut worse, mut sum, mut count) = (0, 0, 0.0, 0);
     let (mut smaller, mut larger, mut same_coverage) = (0, 0, 0);
@@ -268,7 +314,8 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
             worse += 1;
         }
         let mark = if p < 0.05 { " *" } else { "" };
-        print!(
+        put!(
+            out,
             "| {} | {} | {} | {e:.2} | {p:.3}{mark} |",
             short(c),
             pct(median(&first)),
@@ -276,35 +323,39 @@ fn compare(runs: &[Run], classes: &[String], a: &str, b: &str) {
         );
         if with_sizes {
             // Â12 is exactly 0.5 when the two samples tie as often as not (e.g. all 100 %).
-            match ((e - 0.5).abs() < 1e-9, sizes(c, a), sizes(c, b)) {
-                (true, Some(size_a), Some(size_b)) => {
-                    let (se, sp) = (a12(&size_a, &size_b), mann_whitney_p(&size_a, &size_b));
-                    same_coverage += 1;
-                    if sp < 0.05 && se < 0.5 {
-                        smaller += 1;
-                    } else if sp < 0.05 && se > 0.5 {
-                        larger += 1;
-                    }
-                    let mark = if sp < 0.05 { " *" } else { "" };
-                    print!(
-                        " {:.0} | {:.0} | {se:.2} | {sp:.3}{mark} |",
-                        median(&size_a).unwrap_or(f64::NAN),
-                        median(&size_b).unwrap_or(f64::NAN)
-                    );
+            if let (true, Some(size_a), Some(size_b)) =
+                ((e - 0.5).abs() < 1e-9, sizes(c, a), sizes(c, b))
+            {
+                let (se, sp) = (a12(&size_a, &size_b), mann_whitney_p(&size_a, &size_b));
+                same_coverage += 1;
+                if sp < 0.05 && se < 0.5 {
+                    smaller += 1;
+                } else if sp < 0.05 && se > 0.5 {
+                    larger += 1;
                 }
-                _ => print!(" – | – | – | – |"),
+                let mark = if sp < 0.05 { " *" } else { "" };
+                put!(
+                    out,
+                    " {:.0} | {:.0} | {se:.2} | {sp:.3}{mark} |",
+                    median(&size_a).unwrap_or(f64::NAN),
+                    median(&size_b).unwrap_or(f64::NAN)
+                );
+            } else {
+                put!(out, " – | – | – | – |");
             }
         }
-        println!();
+        say!(out);
     }
     if count > 0 {
-        println!(
+        say!(
+            out,
             "\n{count} classes: mean Â12 {:.2}; {a} significantly better (p < 0.05) on {better}, worse on {worse}, no significant difference on {}.\n",
             sum / f64::from(count),
             count - better - worse
         );
         if with_sizes && same_coverage > 0 {
-            println!(
+            say!(
+                out,
                 "Sizes, on the {same_coverage} classes with Â12 = 0.5: {a}'s suites significantly smaller on {smaller}, larger on {larger}, no significant difference on {}.\n",
                 same_coverage - smaller - larger
             );
