@@ -575,7 +575,6 @@ impl<'a> Factory<'a> {
             stmts: std::mem::take(&mut test.statements),
             types: std::mem::take(types),
             capacity,
-            scratch: Vec::new(),
         };
         let result = build(&mut g);
         let Gen {
@@ -604,10 +603,10 @@ impl<'a> Factory<'a> {
             return false;
         }
         for mut s in tail.into_iter().skip(usize::from(replace)) {
-            s.for_each_use_mut(|r| {
+            for r in s.uses_mut() {
                 let i = r.index();
                 if i < pos {
-                    return;
+                    continue;
                 }
                 *r = if replace && i == pos {
                     result
@@ -616,7 +615,7 @@ impl<'a> Factory<'a> {
                 } else {
                     VarRef((i + added) as u32)
                 };
-            });
+            }
             out.push(s);
         }
         test.statements = out;
@@ -835,8 +834,6 @@ pub(crate) struct Gen<'g, 'a, R: ?Sized> {
     stmts: Vec<Statement>,
     types: Vec<Option<FieldType>>,
     capacity: usize,
-    /// Reused by [`Gen::pick_existing`].
-    scratch: Vec<u32>,
 }
 
 impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
@@ -859,21 +856,16 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
     /// uniformly at random; `None` when none fits.
     fn pick_existing(&mut self, want: &FieldType, non_null: bool) -> Option<VarRef> {
         let f = self.f;
-        let mut fits = std::mem::take(&mut self.scratch);
-        fits.clear();
-        fits.extend(
-            (0..self.stmts.len())
-                .filter(|&k| {
-                    !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
-                        && self.types[k]
-                            .as_ref()
-                            .is_some_and(|t| f.assignable(t, want))
-                })
-                .map(|k| k as u32),
-        );
-        let picked = pick(self.rng, &fits).map(|&k| VarRef(k));
-        self.scratch = fits;
-        picked
+        let fits: Vec<VarRef> = (0..self.stmts.len())
+            .filter(|&k| {
+                !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
+                    && self.types[k]
+                        .as_ref()
+                        .is_some_and(|t| f.assignable(t, want))
+            })
+            .map(|k| VarRef(k as u32))
+            .collect();
+        pick(self.rng, &fits).copied()
     }
 
     fn push_null(&mut self, ty: &FieldType) -> Option<VarRef> {
@@ -1009,13 +1001,12 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         receiver: Option<VarRef>,
         fixed: Option<(usize, VarRef)>,
     ) -> Option<VarRef> {
-        let recv = match (call.needs_receiver(), receiver) {
-            (false, _) => None,
-            (true, Some(r)) => Some(r),
-            (true, None) => {
-                let t = FieldType::Object(call.operation().class.to_string());
-                Some(self.value(&t, false, depth + 1, false)?)
-            }
+        let recv = match receiver {
+            Some(r) if call.needs_receiver() => Some(r),
+            _ => match call.receiver_type() {
+                None => None,
+                Some(t) => Some(self.value(&t, false, depth + 1, false)?),
+            },
         };
         let f = self.f;
         let params = f.params_of(call);

@@ -110,9 +110,9 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
     let mut dead = vec![false; n];
     dead[index] = true;
     for j in index + 1..n {
-        let mut uses_dead = false;
-        test.statements[j]
-            .for_each_use_mut(|r| uses_dead |= dead.get(r.index()).copied().unwrap_or(true));
+        let uses_dead = test.statements[j]
+            .uses_mut()
+            .any(|r| dead.get(r.index()).copied().unwrap_or(true));
         if !uses_dead {
             continue;
         }
@@ -154,7 +154,9 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
         if dead[i] {
             continue;
         }
-        s.for_each_use_mut(|r| *r = VarRef(renumber[r.index()]));
+        for r in s.uses_mut() {
+            *r = VarRef(renumber[r.index()]);
+        }
         test.statements.push(s);
     }
     Ok(dead.iter().filter(|d| **d).count())
@@ -310,11 +312,11 @@ pub fn change_statement<R: Rng + ?Sized>(
                     if array.index() == i && *index >= new {
                         test.statements.remove(j);
                         for s in &mut test.statements[j..] {
-                            s.for_each_use_mut(|r| {
+                            for r in s.uses_mut() {
                                 if r.index() > j {
                                     r.0 -= 1;
                                 }
-                            });
+                            }
                         }
                     }
                 }
@@ -389,7 +391,7 @@ fn replace_input<R: Rng + ?Sized>(
     let (want, is_receiver) = slots[which].clone();
     let current = uses[which];
     let set = |target: &mut Statement, v: VarRef| {
-        if let Some(r) = target.uses_mut().into_iter().nth(which) {
+        if let Some(r) = target.uses_mut().nth(which) {
             *r = v;
         }
     };

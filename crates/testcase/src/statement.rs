@@ -436,61 +436,29 @@ impl Statement {
         out
     }
 
-    /// Calls `f` on every reference the statement holds, in the order of
-    /// [`uses`](Self::uses), without collecting them (what renumbering a test's statements
-    /// needs, once per statement).
-    pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut VarRef)) {
-        match self {
-            Statement::Primitive(_)
-            | Statement::Null { .. }
-            | Statement::EnumConstant { .. }
-            | Statement::ArrayNew { .. } => {}
-            Statement::Constructor { args, .. } => args.iter_mut().for_each(f),
-            Statement::Method { receiver, args, .. } => {
-                receiver.iter_mut().chain(args.iter_mut()).for_each(f);
-            }
-            Statement::FieldRead { receiver, .. } => receiver.iter_mut().for_each(f),
-            Statement::FieldWrite {
-                receiver, value, ..
-            } => {
-                receiver.iter_mut().for_each(&mut f);
-                f(value);
-            }
-            Statement::ArrayStore { array, value, .. } => {
-                f(array);
-                f(value);
-            }
-            Statement::Cast { value, .. } => f(value),
-        }
-    }
-
-    /// Mutable access to every reference the statement holds (for repair after removal).
-    pub fn uses_mut(&mut self) -> Vec<&mut VarRef> {
-        let mut out = Vec::new();
-        match self {
-            Statement::Primitive(_)
-            | Statement::Null { .. }
-            | Statement::EnumConstant { .. }
-            | Statement::ArrayNew { .. } => {}
-            Statement::Constructor { args, .. } => out.extend(args.iter_mut()),
-            Statement::Method { receiver, args, .. } => {
-                out.extend(receiver.as_mut());
-                out.extend(args.iter_mut());
-            }
-            Statement::FieldRead { receiver, .. } => out.extend(receiver.as_mut()),
-            Statement::FieldWrite {
-                receiver, value, ..
-            } => {
-                out.extend(receiver.as_mut());
-                out.push(value);
-            }
-            Statement::ArrayStore { array, value, .. } => {
-                out.push(array);
-                out.push(value);
-            }
-            Statement::Cast { value, .. } => out.push(value),
-        }
-        out
+    /// Mutable access to every reference the statement holds, in the order of
+    /// [`uses`](Self::uses) (for repair after removal, renumbering); collects nothing.
+    pub fn uses_mut(&mut self) -> impl Iterator<Item = &mut VarRef> {
+        // Every statement reads an optional first value (receiver, array), a list
+        // (arguments) and an optional last value (the value written or cast).
+        let (first, list, last): (Option<&mut VarRef>, &mut [VarRef], Option<&mut VarRef>) =
+            match self {
+                Statement::Primitive(_)
+                | Statement::Null { .. }
+                | Statement::EnumConstant { .. }
+                | Statement::ArrayNew { .. } => (None, &mut [], None),
+                Statement::Constructor { args, .. } => (None, args.as_mut_slice(), None),
+                Statement::Method { receiver, args, .. } => {
+                    (receiver.as_mut(), args.as_mut_slice(), None)
+                }
+                Statement::FieldRead { receiver, .. } => (receiver.as_mut(), &mut [], None),
+                Statement::FieldWrite {
+                    receiver, value, ..
+                } => (receiver.as_mut(), &mut [], Some(value)),
+                Statement::ArrayStore { array, value, .. } => (Some(array), &mut [], Some(value)),
+                Statement::Cast { value, .. } => (None, &mut [], Some(value)),
+            };
+        first.into_iter().chain(list.iter_mut()).chain(last)
     }
 
     /// Whether executing the statement calls code (constructors, methods); constants, field
@@ -759,7 +727,9 @@ impl Test {
             if dead[i] {
                 continue;
             }
-            s.for_each_use_mut(|r| *r = VarRef(new_index[r.index()]));
+            for r in s.uses_mut() {
+                *r = VarRef(new_index[r.index()]);
+            }
             self.statements.push(s);
         }
         dead.iter().filter(|d| **d).count()
@@ -799,7 +769,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn for_each_use_mut_visits_what_uses_lists_in_order() {
+    fn uses_mut_visits_what_uses_lists_in_order() {
         let object = || FieldType::Object("java/lang/Object".into());
         let mut all = vec![
             Statement::Primitive(Prim::Int(1)),
@@ -847,11 +817,10 @@ mod tests {
         ];
         for s in &mut all {
             let before = s.uses();
-            let mut seen = Vec::new();
-            s.for_each_use_mut(|r| seen.push(*r));
+            let seen: Vec<VarRef> = s.uses_mut().map(|r| *r).collect();
             assert_eq!(seen, before, "{s:?}");
             // Changing references through it changes what `uses` reports, in place.
-            s.for_each_use_mut(|r| r.0 += 100);
+            s.uses_mut().for_each(|r| r.0 += 100);
             let after: Vec<VarRef> = before.iter().map(|r| VarRef(r.0 + 100)).collect();
             assert_eq!(s.uses(), after, "{s:?}");
         }
