@@ -25,7 +25,8 @@ JUNIT=${JUNIT:-5}
 RELEASE=${RELEASE:-8}
 RUNS=${RUNS:-1}
 FORMAT=${FORMAT:-text}
-work=${WORK:-$(mktemp -d /tmp/ferrosuite-coverage.XXXXXX)}
+. "$root/scripts/workdir.sh"
+workdir coverage
 mkdir -p "$work"
 J=/usr/share/java
 if [ ! -f "$work/tools/jacocoagent.jar" ] || [ ! -f "$work/tools/ferrosuite/tools/JacocoDump.class" ]; then

@@ -6,7 +6,8 @@
 # class allows (thresholds below, from the fixtures: Stack and Branches are fully coverable).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-work=${WORK:-$(mktemp -d /tmp/ferrosuite-e2e.XXXXXX)}
+. "$root/scripts/workdir.sh"
+workdir e2e
 cargo build -q --release -p ferrosuite --manifest-path "$root/Cargo.toml"
 fs=$root/target/release/ferrosuite
 "$root/fixtures/build.sh" "$work/classes" > /dev/null

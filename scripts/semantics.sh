@@ -14,7 +14,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jars=("$@")
 [ ${#jars[@]} -gt 0 ] || jars=(commons-lang3 guava joda-time commons-math3 commons-collections4)
-work=${WORK:-$(mktemp -d /tmp/ferrosuite-semantics.XXXXXX)}
+. "$root/scripts/workdir.sh"
+workdir semantics
 mkdir -p "$work"
 cargo build -q --release -p ferrosuite --manifest-path "$root/Cargo.toml"
 cargo build -q --release -p ferrosuite-bytecode --example jacoco_compare --manifest-path "$root/Cargo.toml"
@@ -55,5 +56,4 @@ for j in "${jars[@]}"; do
   java -cp "$work/tools:$JACOCO_CP" ferrosuite.tools.JacocoDump "$work/$j.exec" "$jar" > "$work/$j.jacoco"
   if ! "$compare" "$inst/ferrosuite-probes.json" "$work/$j.probes" "$work/$j.jacoco" | sed "s/^/  /"; then status=1; fi
 done
-echo "work files in $work"
 exit $status

@@ -8,7 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jars=("$@")
 [ ${#jars[@]} -gt 0 ] || jars=(commons-lang3 guava joda-time commons-math3 commons-collections4)
-work=${WORK:-$(mktemp -d /tmp/ferrosuite-verify.XXXXXX)}
+. "$root/scripts/workdir.sh"
+workdir verify
 cargo build -q --release -p ferrosuite --manifest-path "$root/Cargo.toml"
 "$root/scripts/java-tools.sh" "$work/tools"
 status=0

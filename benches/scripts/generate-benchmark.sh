@@ -19,7 +19,8 @@ BUDGET=${BUDGET:-60}
 SEEDS=${SEEDS:-5}
 RUNS=${RUNS:-5}
 OUT=${OUT:-benches/results/generate-${BUDGET}s.jsonl}
-work=${WORK:-$(mktemp -d /tmp/ferrosuite-genbench.XXXXXX)}
+. "$root/scripts/workdir.sh"
+workdir genbench
 J=/usr/share/java
 CP="$J/commons-lang3.jar:$J/guava.jar"
 L=org.apache.commons.lang3
