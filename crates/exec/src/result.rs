@@ -64,7 +64,8 @@ pub enum ThrowKind {
     Sandbox(String),
     /// The probe runtime aborted the test (loop limit or watchdog).
     Abort,
-    /// `StackOverflowError` or `OutOfMemoryError`: the worker is replaced after the test.
+    /// `StackOverflowError` or `OutOfMemoryError`: the worker is replaced after the test
+    /// (after an `OutOfMemoryError` only when the heap did not recover; see the worker).
     Resource,
 }
 

@@ -20,10 +20,20 @@
 //! written reset; the result goes into a buffer flushed in bursts. A watchdog thread sets the
 //! abort flag and
 //! interrupts the executor when a test overruns; the master kills the process if that does not
-//! help. After a test that leaves threads running or hits a `StackOverflowError` or
-//! `OutOfMemoryError`, the worker sends `Retire` and exits, and the master starts a fresh one.
+//! help. After a test that leaves threads running, hits a `StackOverflowError`, or hits an
+//! `OutOfMemoryError` the worker cannot shrug off, the worker sends `Retire` and exits, and the
+//! master starts a fresh one. An `OutOfMemoryError` is shrugged off when no static initialiser
+//! was running when it was thrown and, once the test's values are released, a collection
+//! leaves at most half of the maximum heap in use: a failed huge allocation
+//! (`new long[Integer.MAX_VALUE]`) or a test that filled the heap with its own objects then
+//! costs a collection instead of a JVM start. The JVM gives only its first few such errors
+//! a stack trace (its preallocated ones); without one, an error thrown while some class's
+//! static initialiser ran (which leaves that class erroneous for later tests) cannot be told
+//! apart, so a worker goes on after at most `MAX_OOM_SURVIVALS` such errors and then makes
+//! way for a fresh one.
 #![allow(unsafe_code)]
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::fmt::Write as _;
@@ -222,6 +232,10 @@ struct WatchState {
 /// interrupt before the watchdog reports it as timed out and ends the worker process.
 const HANG_GRACE: Duration = Duration::from_millis(500);
 
+/// How many `OutOfMemoryError`s one worker goes on after (see the module documentation): it
+/// bounds how long a class left erroneous by an error without a stack trace can skew results.
+const MAX_OOM_SURVIVALS: u32 = 16;
+
 /// The executor's watchdog: after `timeout` it sets `Probe.abort` and interrupts the
 /// executor thread; if the test still runs [`HANG_GRACE`] later (a loop in code without
 /// probes), it sends a timed-out result and `Retire` and ends the process.
@@ -418,6 +432,8 @@ struct Ids {
     host_message: jmethodID,
     host_root_cause: jmethodID,
     host_inspectors: jmethodID,
+    host_oom_recoverable: jmethodID,
+    host_heap_recovered: jmethodID,
     thread: jclass,
     thread_interrupted: jmethodID,
     abort_error: jclass,
@@ -613,6 +629,11 @@ struct Executor<'a> {
     infinities: Vec<f64>,
     /// The next test must start with the runtime's full reset (see `read_probes`).
     full_reset: bool,
+    /// Set by `describe` for an `OutOfMemoryError`: whether its stack trace allows the worker
+    /// to go on (see `run_test`).
+    oom_recoverable: Cell<Option<bool>>,
+    /// `OutOfMemoryError`s this worker went on after.
+    oom_survived: u32,
 }
 
 impl<'a> Executor<'a> {
@@ -848,6 +869,14 @@ impl<'a> Executor<'a> {
                 "(Ljava/lang/Class;)[Ljava/lang/String;",
                 true,
             )?,
+            host_oom_recoverable: Self::mid(
+                jni,
+                host,
+                "outOfMemoryRecoverable",
+                "(Ljava/lang/Throwable;)Z",
+                true,
+            )?,
+            host_heap_recovered: Self::mid(jni, host, "heapRecovered", "()Z", true)?,
             thread,
             thread_interrupted: Self::mid(jni, thread, "interrupted", "()Z", true)?,
             abort_error: Self::global_class(jni, "org/ferrosuite/rt/AbortError")?,
@@ -947,6 +976,8 @@ impl<'a> Executor<'a> {
             zeros: Vec::new(),
             infinities: Vec::new(),
             full_reset: true,
+            oom_recoverable: Cell::new(None),
+            oom_survived: 0,
         };
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);
@@ -1235,6 +1266,9 @@ impl<'a> Executor<'a> {
             self.call_void_static(self.ids.probe, self.ids.probe_begin);
         }
         let mut retire = None;
+        // Some(true) when the test ended in an `OutOfMemoryError` the worker may survive.
+        let mut oom_recoverable = None;
+        self.oom_recoverable.set(None);
         if !jni.push_frame(test.len() * 4 + 32) {
             jni.clear_exception();
             let mut r = TestResult::lost(Status::Crashed("out of local references".into()));
@@ -1259,6 +1293,7 @@ impl<'a> Executor<'a> {
                 Err(Stop::Threw(t)) => {
                     if t.kind == ThrowKind::Resource {
                         retire = Some(format!("{} in the code under test", t.class));
+                        oom_recoverable = self.oom_recoverable.take();
                     }
                     if t.kind == ThrowKind::Abort {
                         status = Status::Aborted(t.message.clone().unwrap_or_default());
@@ -1333,6 +1368,19 @@ impl<'a> Executor<'a> {
         let probes = self.read_probes();
         let reset_classes = self.reset_statics(&probes.statics_written);
         jni.pop_frame();
+        // An `OutOfMemoryError` outside static initialisers, with no thread left behind: once
+        // the test's values are released (the frame above), a collection tells whether the
+        // heap is back to what a fresh worker has. Then the worker goes on instead of costing
+        // a JVM start (a search that keeps trying huge sizes, say `new ArrayList(n)` with a
+        // large n, would otherwise restart the worker at every such test).
+        if oom_recoverable == Some(true)
+            && leaked.is_empty()
+            && self.oom_survived < MAX_OOM_SURVIVALS
+            && self.heap_recovered()
+        {
+            self.oom_survived += 1;
+            retire = None;
+        }
         let executed = outcomes.len() as u32;
         (
             TestResult {
@@ -1415,9 +1463,18 @@ impl<'a> Executor<'a> {
                 jni.read_string(api, MAX_STRING).0
             };
             ThrowKind::Sandbox(api)
-        } else if jni.is_instance(t, self.ids.stack_overflow)
-            || jni.is_instance(t, self.ids.out_of_memory)
-        {
+        } else if jni.is_instance(t, self.ids.stack_overflow) {
+            ThrowKind::Resource
+        } else if jni.is_instance(t, self.ids.out_of_memory) {
+            let recoverable = raw::boolean(jni.call(
+                self.ids.host,
+                self.ids.host_oom_recoverable,
+                Kind::Boolean,
+                &[jvalue { l: t }],
+                true,
+            ));
+            jni.clear_exception();
+            self.oom_recoverable.set(Some(recoverable));
             ThrowKind::Resource
         } else {
             ThrowKind::Code
@@ -1427,6 +1484,22 @@ impl<'a> Executor<'a> {
             message,
             kind,
         }
+    }
+
+    /// Collects garbage and tells whether at most half of the maximum heap is in use
+    /// (`Host.heapRecovered`); false when the call itself fails.
+    fn heap_recovered(&self) -> bool {
+        let jni = self.jni;
+        let ok = raw::boolean(jni.call(
+            self.ids.host,
+            self.ids.host_heap_recovered,
+            Kind::Boolean,
+            &[],
+            true,
+        ));
+        let failed = jni.exception_pending();
+        jni.clear_exception();
+        ok && !failed
     }
 
     fn class_name(&self, obj: jobject) -> String {

@@ -170,6 +170,58 @@ fn the_host_survives_the_hostile_corpus_repeatedly() {
     check("static counter", &r[0]);
 }
 
+/// An `OutOfMemoryError` whose allocation was the test's own costs no worker: a huge array
+/// that could never be allocated and a heap filled by a local list (garbage once the test
+/// ended) leave the worker running, up to the worker's limit; a heap still full because a
+/// static field holds on to it, and an error in a static initialiser (the class stays
+/// erroneous), each retire it. Every test still gets its `OutOfMemoryError` as the result.
+#[test]
+fn a_worker_goes_on_after_out_of_memory_errors_it_recovers_from() {
+    let mut host = hostile_host();
+    let recoverable: Vec<Test> = (0..6)
+        .map(|i| {
+            if i % 2 == 0 {
+                call("Memory", "huge", "()[J")
+            } else {
+                call("Memory", "fillLocally", "()I")
+            }
+        })
+        .collect();
+    let results = host.run(&recoverable, false).unwrap();
+    let oom = |r: &ferrosuite_exec::TestResult| {
+        r.first_exception().is_some_and(|(_, t)| {
+            t.class == "java.lang.OutOfMemoryError" && t.kind == ThrowKind::Resource
+        })
+    };
+    assert!(results.iter().all(oom), "{results:?}");
+    assert_eq!(host.stats().retirements, 0, "{:?}", host.stats());
+    // The worker's limit on errors it goes on after (16): the 17th retires it.
+    let results = host
+        .run(&vec![call("Memory", "huge", "()[J"); 11], false)
+        .unwrap();
+    assert!(results.iter().all(oom), "{results:?}");
+    assert_eq!(host.stats().retirements, 1, "{:?}", host.stats());
+    // A fresh worker: a static initialiser that runs out of memory retires it.
+    let r = host
+        .run(&[call("Memory", "initialiseHuge", "()I")], false)
+        .unwrap();
+    assert!(oom(&r[0]), "{r:?}");
+    assert_eq!(host.stats().retirements, 2, "{:?}", host.stats());
+    // A heap a static field keeps full retires it too; the next worker runs tests as usual.
+    let r = host
+        .run(
+            &[
+                call("Memory", "fillStatically", "()I"),
+                call("Counter", "next", "()I"),
+            ],
+            true,
+        )
+        .unwrap();
+    assert!(oom(&r[0]), "{r:?}");
+    assert_eq!(host.stats().retirements, 3, "{:?}", host.stats());
+    check("static counter", &r[1]);
+}
+
 /// Under a deadline, a chunk of tests that each hang (and each cost a worker) is cut short at
 /// the first restart after the deadline: a search's time budget is overrun by one hanging test,
 /// not by a chunk of them.

@@ -111,6 +111,44 @@ public final class Host {
         }
     }
 
+    /**
+     * Whether an {@code OutOfMemoryError} that ended a test left the JVM as a fresh one would
+     * be, as far as its stack trace tells: false when a static initialiser was running (the
+     * class would stay erroneous, and later tests would fail differently than in a fresh JVM).
+     * HotSpot gives a stack trace to only the first few such errors of a JVM (its preallocated
+     * ones); an error without one is taken as recoverable, and the worker bounds how many
+     * errors it goes on after. The heap is judged afterwards, by {@link #heapRecovered}, once
+     * the test's values are released.
+     */
+    public static boolean outOfMemoryRecoverable(Throwable t) {
+        try {
+            StackTraceElement[] st = t.getStackTrace();
+            for (StackTraceElement e : st) {
+                if ("<clinit>".equals(e.getMethodName())) return false;
+            }
+            return true;
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    /**
+     * After a test that ran out of memory: collects garbage and tells whether at most half of
+     * the maximum heap is still in use, i.e. what the test allocated was its own and is gone
+     * (a single allocation larger than the heap, such as {@code new long[Integer.MAX_VALUE]},
+     * never took anything). A heap still full means something static holds on to it.
+     */
+    public static boolean heapRecovered() {
+        try {
+            Runtime r = Runtime.getRuntime();
+            System.gc();
+            long used = r.totalMemory() - r.freeMemory();
+            return used <= r.maxMemory() / 2;
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
     /** Makes a URL of a class-path entry (a file or directory path). */
     public static java.net.URL[] urls(String[] paths) throws java.net.MalformedURLException {
         java.net.URL[] out = new java.net.URL[paths.length];
