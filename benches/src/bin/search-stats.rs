@@ -11,7 +11,11 @@
 //!    `search-bench --observed-share 0`, labelled `dynamosa (observed-share=0)`) against the
 //!    algorithm itself, the same way;
 //! 4. per algorithm: median statements executed per second and median share of wall time spent
-//!    outside the execution host.
+//!    outside the execution host;
+//! 5. per class, that share for each algorithm beside the time a statement of the class takes
+//!    in the JVM (the workers' busy time over the statements executed; median over the class's
+//!    runs), classes ordered by it: the share outside the JVM is the search's own work per
+//!    statement against the JVM's, so it is high where statements are cheap.
 //!
 //! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
 //! raw output of `search-bench` can be given as is). The runs must share one budget, one set of
@@ -52,6 +56,8 @@ struct Run {
     coverage: f64,
     sps: f64,
     outside: f64,
+    /// Microseconds the workers were busy per statement executed.
+    jvm_micros: f64,
     /// Statements of the minimised suite (`None` when the run did not minimise).
     size: Option<f64>,
 }
@@ -112,6 +118,7 @@ fn read(paths: &[String]) -> (Vec<Run>, String) {
                 coverage: f("branch_coverage"),
                 sps: f("statements_per_second"),
                 outside: f("outside_host"),
+                jvm_micros: f("workers_busy") * f("seconds") * 1e6 / f("statements_executed"),
                 size: v["minimised"]
                     .as_bool()
                     .unwrap_or_default()
@@ -247,6 +254,7 @@ fn main() {
             pct(median(&outside))
         );
     }
+    shares(&mut out, &runs, &classes, &algorithms);
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = std::io::Write::write_all(&mut stdout, out.as_bytes())
         .and_then(|()| std::io::Write::flush(&mut stdout))
@@ -256,6 +264,56 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// Table 5: per class, the share of wall time outside the host for each algorithm, with the
+/// time a statement takes in the JVM; classes by that time, cheapest first.
+fn shares(out: &mut String, runs: &[Run], classes: &[String], algorithms: &[String]) {
+    let of = |class: &str, algorithm: Option<&str>, f: fn(&Run) -> f64| -> Option<f64> {
+        let v: Vec<f64> = runs
+            .iter()
+            .filter(|r| r.class == class && algorithm.is_none_or(|a| r.algorithm == a))
+            .map(f)
+            .filter(|x| x.is_finite())
+            .collect();
+        median(&v)
+    };
+    let mut rows: Vec<(f64, &String)> = classes
+        .iter()
+        .map(|c| (of(c, None, |r| r.jvm_micros).unwrap_or(f64::NAN), c))
+        .collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    say!(
+        out,
+        "\nShare of wall time outside the host per class (medians over the runs of each cell), \
+         classes by the time a statement takes in the JVM (median over all the class's runs):\n"
+    );
+    put!(out, "| class | µs in the JVM per statement |");
+    for a in algorithms {
+        put!(out, " {a} |");
+    }
+    say!(out);
+    put!(out, "|---|---:|");
+    for _ in algorithms {
+        put!(out, "---:|");
+    }
+    say!(out);
+    let (mut under, mut cells) = (0, 0);
+    for (micros, c) in rows {
+        put!(out, "| {} | {micros:.2} |", short(c));
+        for a in algorithms {
+            let share = of(c, Some(a), |r| r.outside);
+            if let Some(x) = share {
+                cells += 1;
+                if x < 0.2 {
+                    under += 1;
+                }
+            }
+            put!(out, " {} |", pct(share));
+        }
+        say!(out);
+    }
+    say!(out, "\nCells under 20 %: {under} of {cells}.");
 }
 
 /// Algorithm `a` against `b`, class by class: medians, Vargha–Delaney Â12 and the two-sided
