@@ -10,7 +10,7 @@
 //! the test) plus `kill_grace`; after that the master kills the process, scores the test as
 //! [`Status::Timeout`], starts a fresh worker and sends it the rest of the chunk. A worker that
 //! dies is handled the same way ([`Status::Crashed`]); one that retires after a test (threads
-//! that did not stop, a `StackOverflowError`, an `OutOfMemoryError` it could not recover from)
+//! that did not stop, a `StackOverflowError` or `OutOfMemoryError` it did not recover from)
 //! is replaced without losing a result.
 //!
 //! ```no_run

@@ -201,8 +201,8 @@ pub enum Reply {
     /// The batch is done.
     Done,
     /// After the last result: the worker's state is suspect (threads that did not stop, a
-    /// `StackOverflowError`, an unrecovered `OutOfMemoryError`) and it exits; the master
-    /// replaces it and sends it the rest of the batch.
+    /// `StackOverflowError` or `OutOfMemoryError` it did not recover from) and it exits; the
+    /// master replaces it and sends it the rest of the batch.
     Retire(String),
 }
 

@@ -64,8 +64,8 @@ pub enum ThrowKind {
     Sandbox(String),
     /// The probe runtime aborted the test (loop limit or watchdog).
     Abort,
-    /// `StackOverflowError` or `OutOfMemoryError`: the worker is replaced after the test
-    /// (after an `OutOfMemoryError` only when the heap did not recover; see the worker).
+    /// `StackOverflowError` or `OutOfMemoryError`: the worker is replaced after the test unless
+    /// it recovers (see the worker module).
     Resource,
 }
 

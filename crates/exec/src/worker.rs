@@ -20,17 +20,18 @@
 //! written reset; the result goes into a buffer flushed in bursts. A watchdog thread sets the
 //! abort flag and
 //! interrupts the executor when a test overruns; the master kills the process if that does not
-//! help. After a test that leaves threads running, hits a `StackOverflowError`, or hits an
+//! help. After a test that leaves threads running, or hits a `StackOverflowError` or an
 //! `OutOfMemoryError` the worker cannot shrug off, the worker sends `Retire` and exits, and the
-//! master starts a fresh one. An `OutOfMemoryError` is shrugged off when no static initialiser
-//! was running when it was thrown and, once the test's values are released, a collection
-//! leaves at most half of the maximum heap in use: a failed huge allocation
+//! master starts a fresh one. Such an error is shrugged off when no static initialiser was
+//! running when it was thrown (as far as its stack trace tells) and, for an
+//! `OutOfMemoryError`, once the test's values are released, a collection leaves at most half of
+//! the maximum heap in use: a recursion without end, a failed huge allocation
 //! (`new long[Integer.MAX_VALUE]`) or a test that filled the heap with its own objects then
-//! costs a collection instead of a JVM start. The JVM gives only its first few such errors
-//! a stack trace (its preallocated ones); without one, an error thrown while some class's
-//! static initialiser ran (which leaves that class erroneous for later tests) cannot be told
-//! apart, so a worker goes on after at most `MAX_OOM_SURVIVALS` such errors and then makes
-//! way for a fresh one.
+//! costs an unwound stack or a collection instead of a JVM start. The stack trace is a partial
+//! witness (the JVM gives only its first few out-of-memory errors one, and a stack overflow's
+//! trace holds only the innermost frames), and an error thrown while some class's static
+//! initialiser ran leaves that class erroneous for later tests; so a worker goes on after at
+//! most `MAX_SURVIVALS` such errors and then makes way for a fresh one.
 #![allow(unsafe_code)]
 
 use std::cell::Cell;
@@ -232,9 +233,18 @@ struct WatchState {
 /// interrupt before the watchdog reports it as timed out and ends the worker process.
 const HANG_GRACE: Duration = Duration::from_millis(500);
 
-/// How many `OutOfMemoryError`s one worker goes on after (see the module documentation): it
-/// bounds how long a class left erroneous by an error without a stack trace can skew results.
-const MAX_OOM_SURVIVALS: u32 = 16;
+/// A `StackOverflowError` or `OutOfMemoryError` that ended a test (see `Executor::run_test`).
+#[derive(Debug, Clone, Copy)]
+struct ResourceError {
+    /// Its stack trace shows no static initialiser (`Host.recoverable`).
+    recoverable: bool,
+    out_of_memory: bool,
+}
+
+/// How many `StackOverflowError`s and `OutOfMemoryError`s one worker goes on after (see the
+/// module documentation): it bounds how long a class left erroneous by an error whose stack
+/// trace did not show it can skew results.
+const MAX_SURVIVALS: u32 = 16;
 
 /// The executor's watchdog: after `timeout` it sets `Probe.abort` and interrupts the
 /// executor thread; if the test still runs [`HANG_GRACE`] later (a loop in code without
@@ -432,7 +442,7 @@ struct Ids {
     host_message: jmethodID,
     host_root_cause: jmethodID,
     host_inspectors: jmethodID,
-    host_oom_recoverable: jmethodID,
+    host_recoverable: jmethodID,
     host_heap_recovered: jmethodID,
     thread: jclass,
     thread_interrupted: jmethodID,
@@ -629,11 +639,12 @@ struct Executor<'a> {
     infinities: Vec<f64>,
     /// The next test must start with the runtime's full reset (see `read_probes`).
     full_reset: bool,
-    /// Set by `describe` for an `OutOfMemoryError`: whether its stack trace allows the worker
-    /// to go on (see `run_test`).
-    oom_recoverable: Cell<Option<bool>>,
-    /// `OutOfMemoryError`s this worker went on after.
-    oom_survived: u32,
+    /// Set by `describe` for a `StackOverflowError` or an `OutOfMemoryError`: whether its
+    /// stack trace allows the worker to go on, and whether it is an `OutOfMemoryError` (see
+    /// `run_test`).
+    resource_error: Cell<Option<ResourceError>>,
+    /// Such errors this worker went on after.
+    survived: u32,
 }
 
 impl<'a> Executor<'a> {
@@ -869,10 +880,10 @@ impl<'a> Executor<'a> {
                 "(Ljava/lang/Class;)[Ljava/lang/String;",
                 true,
             )?,
-            host_oom_recoverable: Self::mid(
+            host_recoverable: Self::mid(
                 jni,
                 host,
-                "outOfMemoryRecoverable",
+                "recoverable",
                 "(Ljava/lang/Throwable;)Z",
                 true,
             )?,
@@ -976,8 +987,8 @@ impl<'a> Executor<'a> {
             zeros: Vec::new(),
             infinities: Vec::new(),
             full_reset: true,
-            oom_recoverable: Cell::new(None),
-            oom_survived: 0,
+            resource_error: Cell::new(None),
+            survived: 0,
         };
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);
@@ -1266,9 +1277,9 @@ impl<'a> Executor<'a> {
             self.call_void_static(self.ids.probe, self.ids.probe_begin);
         }
         let mut retire = None;
-        // Some(true) when the test ended in an `OutOfMemoryError` the worker may survive.
-        let mut oom_recoverable = None;
-        self.oom_recoverable.set(None);
+        // The `StackOverflowError` or `OutOfMemoryError` that ended the test, if any.
+        let mut resource_error = None;
+        self.resource_error.set(None);
         if !jni.push_frame(test.len() * 4 + 32) {
             jni.clear_exception();
             let mut r = TestResult::lost(Status::Crashed("out of local references".into()));
@@ -1293,7 +1304,7 @@ impl<'a> Executor<'a> {
                 Err(Stop::Threw(t)) => {
                     if t.kind == ThrowKind::Resource {
                         retire = Some(format!("{} in the code under test", t.class));
-                        oom_recoverable = self.oom_recoverable.take();
+                        resource_error = self.resource_error.take();
                     }
                     if t.kind == ThrowKind::Abort {
                         status = Status::Aborted(t.message.clone().unwrap_or_default());
@@ -1368,18 +1379,21 @@ impl<'a> Executor<'a> {
         let probes = self.read_probes();
         let reset_classes = self.reset_statics(&probes.statics_written);
         jni.pop_frame();
-        // An `OutOfMemoryError` outside static initialisers, with no thread left behind: once
-        // the test's values are released (the frame above), a collection tells whether the
-        // heap is back to what a fresh worker has. Then the worker goes on instead of costing
-        // a JVM start (a search that keeps trying huge sizes, say `new ArrayList(n)` with a
-        // large n, would otherwise restart the worker at every such test).
-        if oom_recoverable == Some(true)
-            && leaked.is_empty()
-            && self.oom_survived < MAX_OOM_SURVIVALS
-            && self.heap_recovered()
-        {
-            self.oom_survived += 1;
-            retire = None;
+        // A stack overflow or out-of-memory error outside static initialisers, with no thread
+        // left behind: the stack has unwound; for memory, once the test's values are released
+        // (the frame above), a collection tells whether the heap is back to what a fresh
+        // worker has. Then the worker goes on instead of costing a JVM start (a search that
+        // keeps building a collection that contains itself, whose `hashCode` recurses without
+        // end, or trying huge sizes, would otherwise restart the worker at every such test).
+        if let Some(e) = resource_error {
+            if e.recoverable
+                && leaked.is_empty()
+                && self.survived < MAX_SURVIVALS
+                && (!e.out_of_memory || self.heap_recovered())
+            {
+                self.survived += 1;
+                retire = None;
+            }
         }
         let executed = outcomes.len() as u32;
         (
@@ -1463,18 +1477,22 @@ impl<'a> Executor<'a> {
                 jni.read_string(api, MAX_STRING).0
             };
             ThrowKind::Sandbox(api)
-        } else if jni.is_instance(t, self.ids.stack_overflow) {
-            ThrowKind::Resource
-        } else if jni.is_instance(t, self.ids.out_of_memory) {
+        } else if jni.is_instance(t, self.ids.stack_overflow)
+            || jni.is_instance(t, self.ids.out_of_memory)
+        {
             let recoverable = raw::boolean(jni.call(
                 self.ids.host,
-                self.ids.host_oom_recoverable,
+                self.ids.host_recoverable,
                 Kind::Boolean,
                 &[jvalue { l: t }],
                 true,
             ));
+            let failed = jni.exception_pending();
             jni.clear_exception();
-            self.oom_recoverable.set(Some(recoverable));
+            self.resource_error.set(Some(ResourceError {
+                recoverable: recoverable && !failed,
+                out_of_memory: jni.is_instance(t, self.ids.out_of_memory),
+            }));
             ThrowKind::Resource
         } else {
             ThrowKind::Code

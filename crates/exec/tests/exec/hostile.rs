@@ -170,30 +170,43 @@ fn the_host_survives_the_hostile_corpus_repeatedly() {
     check("static counter", &r[0]);
 }
 
-/// An `OutOfMemoryError` whose allocation was the test's own costs no worker: a huge array
-/// that could never be allocated and a heap filled by a local list (garbage once the test
-/// ended) leave the worker running, up to the worker's limit; a heap still full because a
-/// static field holds on to it, and an error in a static initialiser (the class stays
-/// erroneous), each retire it. Every test still gets its `OutOfMemoryError` as the result.
+/// A stack overflow, or an `OutOfMemoryError` whose allocation was the test's own, costs no
+/// worker: a recursion without end, a huge array that could never be allocated and a heap
+/// filled by a local list (garbage once the test ended) leave the worker running, up to the
+/// worker's limit; a heap still full because a static field holds on to it, and an error in a
+/// static initialiser (the class stays erroneous), each retire it. Every test still gets its
+/// error as the result.
 #[test]
-fn a_worker_goes_on_after_out_of_memory_errors_it_recovers_from() {
+fn a_worker_goes_on_after_errors_it_recovers_from() {
     let mut host = hostile_host();
+    let recursion = Test::new(vec![
+        Statement::Primitive(Prim::Int(0)),
+        Statement::method("hostile/Recursion", "down", "(I)I", None, vec![VarRef(0)]),
+    ]);
     let recoverable: Vec<Test> = (0..6)
-        .map(|i| {
-            if i % 2 == 0 {
-                call("Memory", "huge", "()[J")
-            } else {
-                call("Memory", "fillLocally", "()I")
-            }
+        .map(|i| match i % 3 {
+            0 => call("Memory", "huge", "()[J"),
+            1 => call("Memory", "fillLocally", "()I"),
+            _ => recursion.clone(),
         })
         .collect();
     let results = host.run(&recoverable, false).unwrap();
+    let overflow = |r: &ferrosuite_exec::TestResult| {
+        r.first_exception().is_some_and(|(_, t)| {
+            t.class == "java.lang.StackOverflowError" && t.kind == ThrowKind::Resource
+        })
+    };
     let oom = |r: &ferrosuite_exec::TestResult| {
         r.first_exception().is_some_and(|(_, t)| {
             t.class == "java.lang.OutOfMemoryError" && t.kind == ThrowKind::Resource
         })
     };
-    assert!(results.iter().all(oom), "{results:?}");
+    assert!(results.iter().all(|r| oom(r) || overflow(r)), "{results:?}");
+    assert_eq!(
+        results.iter().filter(|r| overflow(r)).count(),
+        2,
+        "{results:?}"
+    );
     assert_eq!(host.stats().retirements, 0, "{:?}", host.stats());
     // The worker's limit on errors it goes on after (16): the 17th retires it.
     let results = host

@@ -112,15 +112,16 @@ public final class Host {
     }
 
     /**
-     * Whether an {@code OutOfMemoryError} that ended a test left the JVM as a fresh one would
-     * be, as far as its stack trace tells: false when a static initialiser was running (the
-     * class would stay erroneous, and later tests would fail differently than in a fresh JVM).
-     * HotSpot gives a stack trace to only the first few such errors of a JVM (its preallocated
-     * ones); an error without one is taken as recoverable, and the worker bounds how many
-     * errors it goes on after. The heap is judged afterwards, by {@link #heapRecovered}, once
-     * the test's values are released.
+     * Whether a {@code StackOverflowError} or {@code OutOfMemoryError} that ended a test left
+     * the JVM as a fresh one would be, as far as its stack trace tells: false when a static
+     * initialiser was running (the class would stay erroneous, and later tests would fail
+     * differently than in a fresh JVM). The trace is only a partial witness: the JVM gives a
+     * stack trace to only the first few out-of-memory errors (its preallocated ones), and a
+     * stack overflow's trace holds only the innermost frames; the worker therefore bounds how
+     * many errors it goes on after. The heap is judged afterwards, by {@link #heapRecovered},
+     * once the test's values are released.
      */
-    public static boolean outOfMemoryRecoverable(Throwable t) {
+    public static boolean recoverable(Throwable t) {
         try {
             StackTraceElement[] st = t.getStackTrace();
             for (StackTraceElement e : st) {
