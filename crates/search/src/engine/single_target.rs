@@ -8,6 +8,9 @@
 //! the budget left over after a round is shared again among the goals still uncovered, until
 //! the whole budget is spent.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
 use ferrosuite_fitness::GoalId;
 use ferrosuite_testcase::Test;
 
@@ -81,7 +84,10 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
 }
 
 /// A GA over tests for one goal, until it is covered, `limit` is reached or the budget is
-/// spent.
+/// spent. Each generation's new tests are built in chunks that run while the next chunk is
+/// built ([`Run::execute_streamed`]); a test's fitness for the goal is taken as soon as its
+/// chunk's results are in. Breeding reads only the previous generation, so the tests are the
+/// same as when a whole generation is built first and run afterwards.
 fn target(
     run: &mut Run<'_, '_, '_>,
     goal: GoalId,
@@ -90,52 +96,72 @@ fn target(
     config: &super::EngineConfig,
 ) -> Result<()> {
     let n = config.test_population;
-    let mut pop: Vec<(TestId, Test, f64)> = Vec::with_capacity(n);
-    let mut fresh = Vec::with_capacity(n);
-    for _ in 0..n {
-        match run.factory.random_test(run.rng) {
-            Ok(t) => fresh.push((run.ids.fresh(), t)),
-            Err(Error::Construction { .. }) => {}
-            Err(e) => return Err(e),
-        }
-    }
+    let mut pop: Vec<(TestId, Arc<Test>, f64)> = Vec::with_capacity(n);
+    let mut first = true;
     loop {
-        let refs: Vec<(TestId, &Test)> = fresh.iter().map(|(i, t)| (*i, t)).collect();
-        run.execute(&refs)?;
-        run.eval.usage_mut().evaluations += refs.len() as u64;
-        for (id, t) in fresh.drain(..) {
-            let f = run
-                .eval
-                .trace(id)
-                .map_or(f64::INFINITY, |tr| run.eval.goals().fitness(goal, tr));
-            pop.push((id, t, f));
-        }
+        let mut fresh: Vec<(TestId, Arc<Test>)> = Vec::with_capacity(n);
+        let mut fitness: BTreeMap<TestId, f64> = BTreeMap::new();
+        // The first generation: `n` random tests (fewer when some cannot be built); later
+        // ones: the best test so far (elitism) and up to `n - 1` bred.
+        let mut attempts = 0;
+        let parents = &pop;
+        run.execute_streamed(
+            |factory, rng, ids, want| {
+                let start = fresh.len();
+                while fresh.len() - start < want.max(1) {
+                    if first {
+                        if attempts >= n {
+                            break;
+                        }
+                        attempts += 1;
+                        match factory.random_test(rng) {
+                            Ok(t) => fresh.push((ids.fresh(), Arc::new(t))),
+                            Err(Error::Construction { .. }) => {}
+                            Err(e) => return Err(e),
+                        }
+                    } else {
+                        if fresh.len() + 1 >= n || attempts >= 10 * n {
+                            break;
+                        }
+                        attempts += 1;
+                        let i = rank_index(parents.len(), config.rank_bias, unit(rng));
+                        let j = rank_index(parents.len(), config.rank_bias, unit(rng));
+                        let mut o = if chance(rng, config.crossover_rate) {
+                            test_crossover(factory, &parents[i].1, &parents[j].1, rng)
+                        } else {
+                            Test::clone(&parents[i].1)
+                        };
+                        mutate_test(factory, &mut o, rng)?;
+                        if !o.is_empty() && o != *parents[i].1 {
+                            fresh.push((ids.fresh(), Arc::new(o)));
+                        }
+                    }
+                }
+                Ok((fresh.len() > start).then(|| fresh[start..].to_vec()))
+            },
+            |goals, id, trace| {
+                fitness.insert(id, goals.fitness(goal, trace));
+            },
+            |_| {},
+        )?;
+        first = false;
+        run.eval.usage_mut().evaluations += fresh.len() as u64;
+        // Elitism: of the parents, the best test stays. Tests cut off by the budget have no
+        // trace: they rank last.
+        pop.truncate(1);
+        pop.extend(fresh.into_iter().map(|(id, t)| {
+            let f = fitness.get(&id).copied().unwrap_or(f64::INFINITY);
+            (id, t, f)
+        }));
         pop.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.1.len().cmp(&b.1.len())));
         pop.truncate(n);
-        let keep: std::collections::BTreeSet<TestId> = pop.iter().map(|p| p.0).collect();
+        let keep: BTreeSet<TestId> = pop.iter().map(|p| p.0).collect();
         run.eval.retain(|id| keep.contains(&id));
         run.generation(pop.first().map(|p| p.2));
         if run.archive.covers(goal) || run.done() || used(run, resource) >= limit || pop.is_empty()
         {
             break;
         }
-        // Elitism: the best test stays; the rest of the next generation is bred.
-        let mut attempts = 0;
-        while fresh.len() + 1 < n && attempts < 10 * n {
-            attempts += 1;
-            let i = rank_index(pop.len(), config.rank_bias, unit(run.rng));
-            let j = rank_index(pop.len(), config.rank_bias, unit(run.rng));
-            let mut o = if chance(run.rng, config.crossover_rate) {
-                test_crossover(run.factory, &pop[i].1, &pop[j].1, run.rng)
-            } else {
-                pop[i].1.clone()
-            };
-            mutate_test(run.factory, &mut o, run.rng)?;
-            if !o.is_empty() && o != pop[i].1 {
-                fresh.push((run.ids.fresh(), o));
-            }
-        }
-        pop.truncate(1);
     }
     Ok(())
 }
