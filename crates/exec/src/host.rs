@@ -513,10 +513,11 @@ impl Host {
             sandbox: config.sandbox,
             clock_shift_ms: config.clock_shift_ms,
         };
+        sweep_orphaned_dirs(&std::env::temp_dir());
         let n = config.workers.max(1);
         let mut slots = Vec::with_capacity(n);
         for index in 0..n {
-            let workdir = fresh_dir(&format!("ferrosuite-worker-{}-{index}", std::process::id()))?;
+            let workdir = fresh_dir(&format!("{WORKDIR_PREFIX}{}-{index}", std::process::id()))?;
             slots.push(Slot {
                 index,
                 proc: None,
@@ -750,6 +751,40 @@ impl Drop for Host {
                 let _ = p.finish();
             }
             let _ = std::fs::remove_dir_all(&slot.workdir);
+        }
+    }
+}
+
+/// Prefix of the workers' working directories: `ferrosuite-worker-<master pid>-<slot>-…`.
+const WORKDIR_PREFIX: &str = "ferrosuite-worker-";
+
+/// Removes the workers' working directories that a master which no longer runs left under
+/// `tmp` (one killed before its `Drop` ran): those named [`WORKDIR_PREFIX`] plus a process id
+/// that `/proc` does not list. Without `/proc` (not Linux) nothing is removed; a directory
+/// that cannot be read or removed (another user's) is left alone. A live process that reuses
+/// the pid keeps the directory until it ends: only names of dead processes are touched.
+fn sweep_orphaned_dirs(tmp: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(WORKDIR_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id()
+            && !Path::new(&format!("/proc/{pid}")).exists()
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }
@@ -1273,5 +1308,36 @@ fn slot_loop(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::{WORKDIR_PREFIX, sweep_orphaned_dirs};
+
+    /// Only directories named after a process that does not run are removed; the own
+    /// process's, other names and plain files stay.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_sweep_removes_only_directories_of_masters_that_are_gone() {
+        let tmp = super::fresh_dir("ferrosuite-sweep-test").expect("a scratch directory");
+        // Above any pid Linux hands out (at most 2^22).
+        let dead = tmp.join(format!("{WORKDIR_PREFIX}4294967000-0-1f-0"));
+        let own = tmp.join(format!("{WORKDIR_PREFIX}{}-0-1f-0", std::process::id()));
+        let odd = tmp.join(format!("{WORKDIR_PREFIX}notapid-0"));
+        let other = tmp.join("someone-elses-4294967000");
+        let file = tmp.join(format!("{WORKDIR_PREFIX}4294967001-file"));
+        for d in [&dead, &own, &odd, &other] {
+            std::fs::create_dir(d).expect("create");
+        }
+        std::fs::write(dead.join("left.txt"), b"x").expect("write");
+        std::fs::write(&file, b"x").expect("write");
+        sweep_orphaned_dirs(&tmp);
+        assert!(!dead.exists());
+        for kept in [&own, &odd, &other, &file] {
+            assert!(kept.exists(), "{}", kept.display());
+        }
+        std::fs::remove_dir_all(&tmp).expect("clean up");
     }
 }
