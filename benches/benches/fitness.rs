@@ -2,7 +2,9 @@
 //! the merged reference ([`GoalSet::suite_fitness`], which merges the traces and looks every
 //! goal up), [`SuiteScorer::score`] (compiles the traces on every call) and
 //! [`SuiteScorer::score_compiled`] (each test's trace compiled once, as the whole-suite GA does:
-//! a test is scored in many suites).
+//! a test is scored in many suites) — and, as the whole-suite GA scores suites of at least 16
+//! tests, [`SuiteScorer::score_compiled`] over each suite's blocks of 8 tests merged once
+//! ([`SuiteScorer::merge`], timed on its own as `merge_block`).
 //!
 //! The goal sets are real classes' (commons-lang3's `Fraction` and `StringUtils`, instrumented
 //! offline as the host instruments them); the traces are synthetic but shaped like the search's:
@@ -152,6 +154,22 @@ fn bench(c: &mut Bench) {
                 "{class}: score_compiled differs from the reference"
             );
         }
+        let blocks: Vec<Vec<_>> = suites
+            .iter()
+            .map(|s| {
+                s.chunks(8)
+                    .map(|b| scorer.merge(b.iter().map(|&i| &compiled[i])))
+                    .collect()
+            })
+            .collect();
+        for (s, b) in suites.iter().zip(&blocks) {
+            let reference = goals.suite_fitness(&s.iter().map(|&i| &pool[i]).collect::<Vec<_>>());
+            assert_eq!(
+                reference,
+                scorer.score_compiled(&goals, b),
+                "{class}: merged blocks differ from the reference"
+            );
+        }
         let name = class.rsplit('.').next().unwrap_or(class);
         eprintln!(
             "{name}: {} goals, {} predicates; traces of {:.0} branch entries and {:.0} lines on average",
@@ -182,6 +200,20 @@ fn bench(c: &mut Bench) {
             b.iter(|| {
                 for s in &suites {
                     black_box(scorer.score_compiled(&goals, s.iter().map(|&i| &compiled[i])));
+                }
+            });
+        });
+        g.bench_function("score_compiled_blocks", |b| {
+            b.iter(|| {
+                for s in &blocks {
+                    black_box(scorer.score_compiled(&goals, s));
+                }
+            });
+        });
+        g.bench_function("merge_block", |b| {
+            b.iter(|| {
+                for s in &suites {
+                    black_box(scorer.merge(s[..8].iter().map(|&i| &compiled[i])));
                 }
             });
         });

@@ -29,6 +29,8 @@
 //!   => 4 - 2 + (d = 0, 1, 1, 0 for push) + 1 + 1 (pop) + 1 + 1 (resize) = 8
 //! ```
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Trace;
@@ -236,8 +238,9 @@ const NONE: u32 = u32::MAX;
 /// "twice" sets: `twice |= t.twice | (once & t.once); once |= t.once`. Hit counts beyond
 /// that are never read: a branch counts as taken or not, and its distance only matters while
 /// no test of the suite took it (then every distance the suite saw for it comes from a trace
-/// that did not take it). Then one pass over the goals. Entries of a trace that name nothing
-/// of the goal set (probes of other classes) are left out when compiling.
+/// that did not take it), and a bit set of the (method, exception class) pairs thrown, which
+/// the scorer numbers as it compiles. Then one pass over the goals. Entries of a trace that
+/// name nothing of the goal set (probes of other classes) are left out when compiling.
 ///
 /// The result equals [`GoalSet::suite_fitness`] on the same traces (a property test keeps
 /// that reference as the oracle). A scorer is built for one goal set and must be used with it
@@ -255,6 +258,20 @@ pub struct SuiteScorer {
     slot_index: Vec<u32>,
     /// Dense slot index of each branch node.
     branch_slot: Vec<u32>,
+    /// The branch node of each dense slot that is a branch's (`NONE` for the others).
+    slot_branch: Vec<u32>,
+    /// One bit per dense slot that is a branch's.
+    branch_slots: Vec<u64>,
+    /// Whether the branches' dense slots increase with the branch index (so visiting the
+    /// slots not taken in order visits their branches in order).
+    branches_in_slot_order: bool,
+    /// The static goals by kind, as bit masks over the fold's sets, one mask per multiplicity
+    /// (a goal counted twice is in the first two masks): covered goals are popcounts.
+    cover_taken: Vec<Vec<u64>>,
+    cover_lines: Vec<Vec<u64>>,
+    cover_entered: Vec<Vec<u64>>,
+    /// The methods of the static method-no-exception goals, in goal order.
+    no_exception: Vec<usize>,
     /// The predicates of each dense slot, each as often as it lists the slot (one, for what
     /// instrumentation produces).
     slot_predicates: Vec<Vec<u32>>,
@@ -273,18 +290,32 @@ pub struct SuiteScorer {
     twice: Vec<u64>,
     /// Per dense slot: the smallest distance of a trace that did not take it.
     distance: Vec<f64>,
+    /// Scratch of [`SuiteScorer::merge`]: per dense slot the smallest distance so far, and
+    /// the slots it set, in the order first seen (the entries of those are cleared after
+    /// each merge).
+    merge_distance: Vec<Option<f64>>,
+    touched: Vec<u32>,
     /// Lines hit, one bit per line goal.
     lines: Vec<u64>,
     /// Methods entered, one bit per method.
     entered: Vec<u64>,
     /// Per method: 0 not called directly, 1 every call threw, 2 some call returned.
     calls: Vec<u8>,
+    /// An index per (method, exception class) pair any compiled trace threw, in the order
+    /// first seen: a trace's exceptions become a bit set.
+    exception_pairs: BTreeMap<(u32, Box<str>), u32>,
+    /// The suite's fold: exception pairs thrown.
+    exceptions: Vec<u64>,
 }
 
 /// A trace in a [`SuiteScorer`]'s own indices ([`SuiteScorer::compile`]): only what the goal
 /// set names and only what whole-suite fitness reads. Compile a test's trace once and score
 /// every suite that holds the test with it ([`SuiteScorer::score_compiled`]). Bit sets stop
 /// at their last non-zero word.
+///
+/// Several compiled traces fold into one ([`SuiteScorer::merge`]) that scores as they do:
+/// a search can keep the fold of a block of tests and reuse it in every suite that holds the
+/// block.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CompiledTrace {
     /// Dense slots of the outcomes taken.
@@ -296,9 +327,75 @@ pub struct CompiledTrace {
     distances: Vec<(u32, f64)>,
     lines: Vec<u64>,
     methods: Vec<u64>,
+    /// (method, whether a call returned): one entry per method in a merge.
     calls: Vec<(u32, bool)>,
-    exceptions: Vec<(u32, Box<str>)>,
+    /// The (method, exception class) pairs thrown, by the scorer's pair index.
+    exceptions: Vec<u64>,
     lost: bool,
+}
+
+impl CompiledTrace {
+    /// Folds `t` into this merge: everything but the distances (see [`SuiteScorer::merge`]).
+    fn fold_sets(&mut self, t: &CompiledTrace) {
+        self.lost |= t.lost;
+        or_grow(&mut self.taken, &t.taken);
+        let n = t.once.len().max(t.twice.len());
+        for v in [&mut self.once, &mut self.twice] {
+            if v.len() < n {
+                v.resize(n, 0);
+            }
+        }
+        for w in 0..n {
+            let o = t.once.get(w).copied().unwrap_or(0);
+            let tw = t.twice.get(w).copied().unwrap_or(0);
+            self.twice[w] |= tw | (self.once[w] & o);
+            self.once[w] |= o;
+        }
+        or_grow(&mut self.lines, &t.lines);
+        or_grow(&mut self.methods, &t.methods);
+        self.calls.extend_from_slice(&t.calls);
+        or_grow(&mut self.exceptions, &t.exceptions);
+    }
+
+    /// Ends a merge: one call entry per method, bit sets cut after their last non-zero word.
+    fn finish(&mut self) {
+        if self.calls.len() > 1 {
+            // A returning call first, so that it is the one kept.
+            self.calls
+                .sort_unstable_by_key(|&(i, returned)| (i, !returned));
+            self.calls.dedup_by_key(|c| c.0);
+        }
+        for v in [
+            &mut self.taken,
+            &mut self.once,
+            &mut self.twice,
+            &mut self.lines,
+            &mut self.methods,
+            &mut self.exceptions,
+        ] {
+            while v.last() == Some(&0) {
+                v.pop();
+            }
+        }
+    }
+
+    /// [`SuiteScorer::merge`] the simple way (distances sorted by slot): the oracle of the
+    /// tests.
+    #[cfg(test)]
+    fn merge<'a>(traces: impl IntoIterator<Item = &'a CompiledTrace>) -> CompiledTrace {
+        let mut m = CompiledTrace::default();
+        for t in traces {
+            m.fold_sets(t);
+            m.distances.extend_from_slice(&t.distances);
+        }
+        let taken = &m.taken;
+        m.distances.retain(|&(i, _)| !bit(taken, i as usize));
+        m.distances
+            .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        m.distances.dedup_by_key(|d| d.0);
+        m.finish();
+        m
+    }
 }
 
 fn set_bit(words: &mut Vec<u64>, i: usize) {
@@ -313,6 +410,14 @@ fn bit(words: &[u64], i: usize) -> bool {
     words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
+/// `into |= from`, growing `into` as needed.
+fn or_grow(into: &mut Vec<u64>, from: &[u64]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), 0);
+    }
+    or_into(into, from);
+}
+
 fn or_into(into: &mut [u64], from: &[u64]) {
     debug_assert!(
         from.len() <= into.len(),
@@ -325,6 +430,29 @@ fn or_into(into: &mut [u64], from: &[u64]) {
 
 fn ones(words: &[u64]) -> usize {
     words.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// The bits `words` and `mask` share.
+fn ones_in(words: &[u64], mask: &[u64]) -> usize {
+    words
+        .iter()
+        .zip(mask)
+        .map(|(w, m)| (w & m).count_ones() as usize)
+        .sum()
+}
+
+/// Bit masks of indices by multiplicity: mask k holds the indices counted more than k times.
+fn layers(counts: &BTreeMap<usize, usize>) -> Vec<Vec<u64>> {
+    let mut masks: Vec<Vec<u64>> = Vec::new();
+    for (&i, &c) in counts {
+        for k in 0..c {
+            if masks.len() <= k {
+                masks.push(Vec::new());
+            }
+            set_bit(&mut masks[k], i);
+        }
+    }
+    masks
 }
 
 fn table(entries: impl Iterator<Item = (u32, usize)>) -> Vec<u32> {
@@ -350,21 +478,56 @@ impl SuiteScorer {
     /// A scorer for `goals`.
     #[must_use]
     pub fn new(goals: &GoalSet) -> Self {
+        // Dense slots: the branches' first, in branch order, then the predicates' others.
+        let mut seen = std::collections::BTreeSet::new();
         let mut slots: Vec<u32> = goals
+            .branches
+            .iter()
+            .map(|b| b.slot.0)
+            .filter(|s| seen.insert(*s))
+            .collect();
+        let mut rest: Vec<u32> = goals
             .predicates
             .iter()
             .flat_map(|p| p.slots.iter().map(|s| s.0))
-            .chain(goals.branches.iter().map(|b| b.slot.0))
+            .filter(|s| !seen.contains(s))
             .collect();
-        slots.sort_unstable();
-        slots.dedup();
+        rest.sort_unstable();
+        rest.dedup();
+        slots.extend(rest);
         let slot_index = table(slots.iter().enumerate().map(|(i, &s)| (s, i)));
         let dense = |s: u32| lookup(&slot_index, s).and_then(|i| u32::try_from(i).ok());
-        let branch_slot = goals
+        let branch_slot: Vec<u32> = goals
             .branches
             .iter()
             .map(|b| dense(b.slot.0).unwrap_or(NONE))
             .collect();
+        let branches_in_slot_order =
+            branch_slot.windows(2).all(|w| w[0] < w[1]) && branch_slot.iter().all(|&i| i != NONE);
+        let mut slot_branch = vec![NONE; slots.len()];
+        let mut branch_slots = Vec::new();
+        for (n, &i) in branch_slot.iter().enumerate() {
+            if let (Some(e), Ok(n)) = (slot_branch.get_mut(i as usize), u32::try_from(n)) {
+                *e = n;
+                set_bit(&mut branch_slots, i as usize);
+            }
+        }
+        let (mut taken_counts, mut line_counts, mut entered_counts) =
+            (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+        let mut no_exception = Vec::new();
+        for link in &goals.links[..goals.static_goal_count()] {
+            match *link {
+                Link::Branch(n) => {
+                    if let Some(&i) = branch_slot.get(n).filter(|&&i| i != NONE) {
+                        *taken_counts.entry(i as usize).or_insert(0) += 1;
+                    }
+                }
+                Link::Line(l) => *line_counts.entry(l).or_insert(0) += 1,
+                Link::Method(m) => *entered_counts.entry(m).or_insert(0) += 1,
+                Link::MethodNoException(m) => no_exception.push(m),
+                Link::Exception(_) => {}
+            }
+        }
         let predicate_slots: Vec<Vec<u32>> = goals
             .predicates
             .iter()
@@ -405,9 +568,20 @@ impl SuiteScorer {
             once: words(goals.predicates.len()),
             twice: words(goals.predicates.len()),
             distance: vec![f64::INFINITY; slots.len()],
+            merge_distance: vec![None; slots.len()],
+            touched: Vec::new(),
             lines: words(goals.lines.len()),
             entered: words(goals.methods.len()),
             calls: vec![0; goals.methods.len()],
+            exception_pairs: BTreeMap::new(),
+            exceptions: Vec::new(),
+            slot_branch,
+            branch_slots,
+            branches_in_slot_order,
+            cover_taken: layers(&taken_counts),
+            cover_lines: layers(&line_counts),
+            cover_entered: layers(&entered_counts),
+            no_exception,
             slot_index,
             branch_slot,
             slot_predicates,
@@ -429,9 +603,9 @@ impl SuiteScorer {
     }
 
     /// `trace` in this scorer's indices: entries of classes and methods the goal set does not
-    /// name are left out.
+    /// name are left out. (The scorer numbers the exception pairs it has not seen before.)
     #[must_use]
-    pub fn compile(&self, trace: &Trace) -> CompiledTrace {
+    pub fn compile(&mut self, trace: &Trace) -> CompiledTrace {
         let mut c = CompiledTrace {
             lost: trace.is_lost(),
             ..CompiledTrace::default()
@@ -481,10 +655,57 @@ impl SuiteScorer {
                 .method_of(key.0, key.1)
                 .and_then(|i| u32::try_from(i).ok())
             {
-                c.exceptions.push((i, exception.as_str().into()));
+                let next = u32::try_from(self.exception_pairs.len()).unwrap_or(u32::MAX);
+                let pair = *self
+                    .exception_pairs
+                    .entry((i, exception.as_str().into()))
+                    .or_insert(next);
+                set_bit(&mut c.exceptions, pair as usize);
             }
         }
         c
+    }
+
+    /// The fold of several traces compiled by this scorer as one: scoring a suite with the
+    /// merge in place of the traces gives the same fitness, and merges merge again.
+    ///
+    /// Outcomes, lines, methods and exception pairs are unions; a predicate is evaluated
+    /// twice when one part evaluated it twice or two parts once each; calls keep per method
+    /// whether any returned; distances keep per outcome the smallest, and only for outcomes
+    /// no part took (the suite never reads the distance of an outcome it took). Distances go
+    /// through a table indexed by slot, so the cost is linear in the parts' sizes.
+    ///
+    /// ```text
+    /// t1: taken {0}, once {p}, distances [(1, 7)]    t2: once {p}, distances [(0, 2), (1, 3)]
+    /// merge: taken {0}, once {p}, twice {p}, distances [(1, 3)]
+    /// ```
+    pub fn merge<'a>(
+        &mut self,
+        traces: impl IntoIterator<Item = &'a CompiledTrace>,
+    ) -> CompiledTrace {
+        let mut m = CompiledTrace::default();
+        for t in traces {
+            m.fold_sets(t);
+            for &(i, d) in &t.distances {
+                match self.merge_distance.get_mut(i as usize) {
+                    Some(Some(best)) => *best = best.min(d),
+                    Some(entry) => {
+                        *entry = Some(d);
+                        self.touched.push(i);
+                    }
+                    None => {}
+                }
+            }
+        }
+        for i in self.touched.drain(..) {
+            if let Some(Some(best)) = self.merge_distance.get_mut(i as usize).map(Option::take)
+                && !bit(&m.taken, i as usize)
+            {
+                m.distances.push((i, best));
+            }
+        }
+        m.finish();
+        m
     }
 
     /// The whole-suite fitness of the suite whose tests left these compiled traces (compiled
@@ -501,12 +722,21 @@ impl SuiteScorer {
         self.lines.fill(0);
         self.entered.fill(0);
         self.calls.fill(0);
+        self.exceptions.clear();
+        self.exceptions
+            .resize(self.exception_pairs.len().div_ceil(64), 0);
         let mut lost = false;
-        let mut exceptions: Vec<(u32, &str)> = Vec::new();
         for t in traces {
             lost |= t.lost;
             or_into(&mut self.taken, &t.taken);
-            for (w, (once, twice)) in self.once.iter_mut().zip(&mut self.twice).enumerate() {
+            let n = t.once.len().max(t.twice.len());
+            for (w, (once, twice)) in self
+                .once
+                .iter_mut()
+                .zip(&mut self.twice)
+                .take(n)
+                .enumerate()
+            {
                 let o = t.once.get(w).copied().unwrap_or(0);
                 let tw = t.twice.get(w).copied().unwrap_or(0);
                 *twice |= tw | (*once & o);
@@ -524,16 +754,27 @@ impl SuiteScorer {
                     *c = (*c).max(if returned { 2 } else { 1 });
                 }
             }
-            exceptions.extend(t.exceptions.iter().map(|(i, e)| (*i, &**e)));
+            or_into(&mut self.exceptions, &t.exceptions);
         }
-        exceptions.sort_unstable();
-        exceptions.dedup();
-        let exceptions = exceptions.len();
-        let statics = goals.static_goal_count();
-        let covered = goals.links[..statics]
-            .iter()
-            .filter(|link| self.covers(**link))
-            .count();
+        let exceptions = ones(&self.exceptions);
+        let count = |sets: &[u64], masks: &[Vec<u64>]| -> usize {
+            masks.iter().map(|m| ones_in(sets, m)).sum()
+        };
+        let covered = count(&self.taken, &self.cover_taken)
+            + count(&self.lines, &self.cover_lines)
+            + count(&self.entered, &self.cover_entered)
+            + self
+                .no_exception
+                .iter()
+                .filter(|&&m| self.calls.get(m) == Some(&2))
+                .count();
+        debug_assert_eq!(
+            covered,
+            goals.links[..goals.static_goal_count()]
+                .iter()
+                .filter(|link| self.covers(**link))
+                .count()
+        );
         goals.assemble(covered, exceptions, lost, |c| {
             self.part(goals, c, exceptions)
         })
@@ -563,6 +804,31 @@ impl SuiteScorer {
     fn part(&self, goals: &GoalSet, c: Criterion, exceptions: usize) -> f64 {
         let unentered = (self.method_count - ones(&self.entered)) as f64;
         match c {
+            Criterion::Branch if self.branches_in_slot_order => {
+                // Only the branches not taken add to the sum (the others add 0), in branch
+                // order: the same sum, term by term, as the loop below.
+                let mut sum = unentered;
+                for (w, (&mask, &taken)) in self.branch_slots.iter().zip(&self.taken).enumerate() {
+                    let mut open = mask & !taken;
+                    while open != 0 {
+                        let i = w * 64 + open.trailing_zeros() as usize;
+                        open &= open - 1;
+                        let Some(b) = self
+                            .slot_branch
+                            .get(i)
+                            .and_then(|&n| goals.branches.get(n as usize))
+                        else {
+                            continue;
+                        };
+                        sum += if bit(&self.twice, b.predicate) {
+                            normalize(self.distance.get(i).copied().unwrap_or(f64::INFINITY))
+                        } else {
+                            1.0
+                        };
+                    }
+                }
+                sum
+            }
             Criterion::Branch => {
                 let mut sum = unentered;
                 for (n, b) in goals.branches.iter().enumerate() {
@@ -584,14 +850,12 @@ impl SuiteScorer {
             }
             Criterion::Line => (self.line_count - ones(&self.lines)) as f64,
             Criterion::Method => unentered,
-            Criterion::MethodNoException => goals
-                .goals_of(Criterion::MethodNoException)
-                .map(|g| match goals.links.get(g.id.index()) {
-                    Some(Link::MethodNoException(m)) => match self.calls[*m] {
-                        2 => 0.0,
-                        1 => 0.5,
-                        _ => 1.0,
-                    },
+            Criterion::MethodNoException => self
+                .no_exception
+                .iter()
+                .map(|&m| match self.calls.get(m) {
+                    Some(2) => 0.0,
+                    Some(1) => 0.5,
                     _ => 1.0,
                 })
                 .sum(),
@@ -821,13 +1085,66 @@ mod tests {
         }
 
         #[test]
+        fn merged_blocks_score_as_their_tests(
+            specs in prop::collection::vec(spec(), 0..8),
+            cuts in prop::collection::vec(any::<bool>(), 8),
+            nested in any::<bool>(),
+            lost in 0usize..10,
+        ) {
+            let s = sample();
+            let goals = s.goals(Config { criteria: Criteria::all(), ..Config::default() });
+            let mut traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
+            let m = goals.methods()[0].clone();
+            for (k, t) in traces.iter_mut().enumerate() {
+                // Exceptions repeated across blocks, and now and then a lost test.
+                t.add_exception((m.class, m.id), if k % 2 == 0 { "E0" } else { "E1" });
+                if k == lost {
+                    t.mark_lost();
+                }
+            }
+            let mut scorer = SuiteScorer::new(&goals);
+            let compiled: Vec<CompiledTrace> = traces.iter().map(|t| scorer.compile(t)).collect();
+            // Cut the suite into blocks where `cuts` says, and merge each.
+            let mut blocks: Vec<Vec<&CompiledTrace>> = vec![Vec::new()];
+            for (k, c) in compiled.iter().enumerate() {
+                blocks.last_mut().unwrap().push(c);
+                if cuts[k] {
+                    blocks.push(Vec::new());
+                }
+            }
+            let mut merged: Vec<CompiledTrace> =
+                blocks.iter().map(|b| scorer.merge(b.iter().copied())).collect();
+            // The scorer's merge is the simple one, up to the order of the distances.
+            for (b, m) in blocks.iter().zip(&merged) {
+                let mut m = m.clone();
+                m.distances.sort_unstable_by_key(|d| d.0);
+                prop_assert_eq!(&m, &CompiledTrace::merge(b.iter().copied()));
+            }
+            if nested && merged.len() >= 2 {
+                let tail = merged.split_off(merged.len() / 2);
+                let m = scorer.merge(&tail);
+                merged.push(m);
+            }
+            let whole = scorer.score_compiled(&goals, &compiled);
+            prop_assert_eq!(&scorer.score_compiled(&goals, &merged), &whole);
+            let all = scorer.merge(&compiled);
+            prop_assert_eq!(&scorer.score_compiled(&goals, [&all]), &whole);
+            let refs: Vec<&Trace> = traces.iter().collect();
+            prop_assert_eq!(&whole, &goals.suite_fitness(&refs));
+            // A merge of one trace is that trace.
+            for c in &compiled {
+                prop_assert_eq!(&scorer.merge([c]), c);
+            }
+        }
+
+        #[test]
         fn predicates_counted_by_slot_as_by_asking_every_predicate(spec in spec()) {
             // Compiling counts a predicate's evaluations from the outcome slots a trace holds;
             // asking every predicate for the hits of its slots must give the same sets.
             let s = sample();
             let goals = static_criteria(&s);
             let t = trace(&goals, &spec);
-            let scorer = SuiteScorer::new(&goals);
+            let mut scorer = SuiteScorer::new(&goals);
             let (mut once, mut twice) = (Vec::new(), Vec::new());
             for (p, predicate) in goals.predicates().iter().enumerate() {
                 let n: u32 = predicate.slots.iter().map(|&slot| t.branch(slot).0).sum();
@@ -847,6 +1164,7 @@ mod tests {
         fn shared_slots_score_as_the_reference(
             specs in prop::collection::vec(spec(), 0..4),
             shared in 0usize..100,
+            shared_branch in any::<bool>(),
         ) {
             // Not what instrumentation produces (every outcome has its own slot), but the
             // scorer must not depend on it: one predicate lists an outcome slot twice, or
@@ -861,11 +1179,18 @@ mod tests {
             if a != b {
                 goals.predicates[b].slots.push(slot);
             }
+            if shared_branch {
+                // Two branch nodes on one slot: the scorer cannot visit the branches not
+                // taken in slot order and takes the loop over every branch.
+                let last = goals.branches.len() - 1;
+                goals.branches[last].slot = goals.branches[0].slot;
+            }
             let traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
             let refs: Vec<&Trace> = traces.iter().collect();
             let mut scorer = SuiteScorer::new(&goals);
             let i = lookup(&scorer.slot_index, slot.0).unwrap();
             prop_assert!(scorer.slot_predicates[i].len() >= 2);
+            prop_assert_eq!(scorer.branches_in_slot_order, !shared_branch);
             prop_assert_eq!(scorer.score(&goals, refs.iter().copied()), goals.suite_fitness(&refs));
         }
 

@@ -11,7 +11,9 @@
 //! goals discovered at run time, and the values the code under test compared (the operands
 //! the probes saw), which the search feeds to the factory's observed pool.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque, btree_map};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque, hash_map};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -68,10 +70,97 @@ struct Books {
 /// Whole-suite scoring: the scorer, and the traces of class initialisation and of the cached
 /// tests compiled for it ([`CompiledTrace`]): a test is compiled once, at the first suite
 /// scored with it, and folded into every later suite that holds it.
+///
+/// # Blocks
+///
+/// An offspring of the whole-suite GA differs from its parents in a few tests (a crossover
+/// point, a test or two mutated, removed or added), while a suite may hold hundreds: folding
+/// every test of every suite is most of the search's own work on a long run. So a suite of
+/// at least `2 · BLOCK` tests is cut into blocks, and the fold of each block
+/// ([`CompiledTrace::merge`]) is kept, keyed by the ids of its tests, and reused by every
+/// suite that holds the same block. The cuts depend on the tests, not on their positions: a
+/// block ends after each test whose id hashes to 0 modulo `BLOCK` (and at the suite's end),
+/// so removing, changing or adding a test, or crossing two suites over, changes only the
+/// blocks around it, and the blocks before and after are the parent's.
+///
+/// ```text
+/// parent    a b c | d e f g | h i       (a block ends after c and after g)
+/// offspring a b c | d e F g | h i j     (f mutated into F, j added)
+/// folded:   [a b c] (kept)  merge(d e F g)  merge(h i j)
+/// ```
+///
+/// The fitness is the same as folding the tests one by one (the merge is exact), so the
+/// search does not change. Blocks holding a test that is no longer kept, or not used in the
+/// last two generations, are dropped by [`Evaluator::retain`].
 struct Compiled {
     scorer: SuiteScorer,
     init: CompiledTrace,
-    tests: BTreeMap<TestId, CompiledTrace>,
+    tests: TestFolds,
+    blocks: HashMap<Box<[TestId]>, Block, BuildHasherDefault<IdHasher>>,
+    /// Counts the calls of [`Evaluator::retain`] (generations).
+    epoch: u64,
+}
+
+/// The compiled trace of each test.
+type TestFolds = HashMap<TestId, CompiledTrace, BuildHasherDefault<IdHasher>>;
+
+/// The fold of a block of tests, and the last epoch a suite used it.
+struct Block {
+    fold: CompiledTrace,
+    used: u64,
+}
+
+/// A hasher for the blocks' keys (lists of test ids, hashed once per block of every suite
+/// scored): a multiply-rotate mix per word, as rustc's `FxHasher`, instead of the default
+/// `SipHash`, which is made to resist keys chosen by an attacker (ids are ours).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
+/// The mean number of tests in a block.
+const BLOCK: u64 = 8;
+
+/// Whether a block ends after test `id`: its id, hashed (splitmix64), is 0 modulo [`BLOCK`].
+fn ends_block(id: TestId) -> bool {
+    let mut z = id.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    z % BLOCK == 0
+}
+
+/// The blocks of a suite's tests: index ranges that cover `ids` in order.
+fn cut(ids: &[TestId]) -> Vec<Range<usize>> {
+    let mut cuts = Vec::with_capacity(ids.len() / BLOCK as usize + 1);
+    let mut start = 0;
+    for (k, id) in ids.iter().enumerate() {
+        if ends_block(*id) || k + 1 == ids.len() {
+            cuts.push(start..k + 1);
+            start = k + 1;
+        }
+    }
+    cuts
 }
 
 /// Whole-suite fitness from inside a stream ([`Evaluator::run_streamed`]'s `after_chunk`):
@@ -111,22 +200,63 @@ fn score_suite(
         scorer,
         init,
         tests,
+        blocks,
+        epoch,
     } = compiled;
-    let ids: Vec<TestId> = ids
-        .into_iter()
-        .filter(|id| match tests.entry(*id) {
-            btree_map::Entry::Occupied(_) => true,
-            btree_map::Entry::Vacant(v) => match books.cache.get(id) {
+    let ids: Vec<TestId> = ids.into_iter().collect();
+    let cache = &books.cache;
+    // Compiles test `id`'s trace if it is not compiled yet; whether it has a trace.
+    let compile = |scorer: &mut SuiteScorer, tests: &mut TestFolds, id| {
+        match tests.entry(id) {
+            hash_map::Entry::Occupied(_) => true,
+            hash_map::Entry::Vacant(v) => match cache.get(&id) {
                 Some(trace) => {
                     v.insert(scorer.compile(trace));
                     true
                 }
+                // Cut off by the deadline: not part of the suite's fitness.
                 None => false,
             },
-        })
-        .collect();
-    let traces = std::iter::once(&*init).chain(ids.iter().filter_map(|id| tests.get(id)));
-    let f = scorer.score_compiled(&books.goals, traces);
+        }
+    };
+    let f = if ids.len() < 2 * BLOCK as usize {
+        for &id in &ids {
+            compile(scorer, tests, id);
+        }
+        let traces = std::iter::once(&*init).chain(ids.iter().filter_map(|id| tests.get(id)));
+        scorer.score_compiled(&books.goals, traces)
+    } else {
+        let cuts = cut(&ids);
+        // Folds of blocks holding a test without a trace: used once, not kept.
+        let mut unkept = Vec::new();
+        for r in &cuts {
+            let block = &ids[r.clone()];
+            if let [one] = block {
+                compile(scorer, tests, *one);
+            } else if let Some(b) = blocks.get_mut(block) {
+                b.used = *epoch;
+            } else {
+                let mut all = true;
+                for &id in block {
+                    all &= compile(scorer, tests, id);
+                }
+                let fold = scorer.merge(block.iter().filter_map(|id| tests.get(id)));
+                if all {
+                    blocks.insert(block.into(), Block { fold, used: *epoch });
+                } else {
+                    unkept.push(fold);
+                }
+            }
+        }
+        let folds = cuts.into_iter().filter_map(|r| match &ids[r] {
+            [one] => tests.get(one),
+            block => blocks.get(block).map(|b| &b.fold),
+        });
+        scorer.score_compiled(
+            &books.goals,
+            std::iter::once(&*init).chain(folds).chain(&unkept),
+        )
+    };
     *in_fitness += t0.elapsed();
     f
 }
@@ -164,13 +294,15 @@ impl<'h> Evaluator<'h> {
     /// starts now.
     pub fn new(host: &'h mut Host, goals: GoalSet, budget: Budget) -> Self {
         let init = Trace::from_probes(&host.ready().init_probes);
-        let scorer = SuiteScorer::new(&goals);
+        let mut scorer = SuiteScorer::new(&goals);
         Evaluator {
             host,
             compiled: Compiled {
                 init: scorer.compile(&init),
                 scorer,
-                tests: BTreeMap::new(),
+                tests: HashMap::default(),
+                blocks: HashMap::default(),
+                epoch: 0,
             },
             books: Books {
                 goals,
@@ -485,10 +617,16 @@ impl<'h> Evaluator<'h> {
         self.in_fitness
     }
 
-    /// Drops the cached traces of tests no longer needed.
+    /// Drops the cached traces of tests no longer needed, and the folds of blocks of tests
+    /// that no suite used since the call before the last (call it once per generation; a
+    /// block holding a test that is dropped goes with them, as no later suite can hold it).
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
         self.books.cache.retain(|id, _| keep(*id));
-        self.compiled.tests.retain(|id, _| keep(*id));
+        let c = &mut self.compiled;
+        c.tests.retain(|id, _| keep(*id));
+        let epoch = c.epoch;
+        c.blocks.retain(|_, b| b.used + 1 >= epoch);
+        c.epoch += 1;
     }
 }
 
@@ -507,4 +645,71 @@ fn is_input(test: &Test, v: &Prim) -> bool {
         }
         _ => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use proptest::prelude::*;
+
+    use super::{BLOCK, TestId, cut};
+
+    fn blocks(ids: &[TestId]) -> BTreeSet<Vec<TestId>> {
+        cut(ids).into_iter().map(|r| ids[r].to_vec()).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_cover_the_suite_and_survive_changes_elsewhere(
+            ids in prop::collection::btree_set(0u64..100_000, 0..200),
+            at in any::<prop::sample::Index>(),
+            fresh in 100_000u64..200_000,
+            split in any::<prop::sample::Index>(),
+        ) {
+            let ids: Vec<TestId> = ids.into_iter().map(TestId).collect();
+            let cuts = cut(&ids);
+            // The blocks cover the tests in order, none empty.
+            let mut next = 0;
+            for r in &cuts {
+                prop_assert_eq!(r.start, next);
+                prop_assert!(r.end > r.start);
+                next = r.end;
+            }
+            prop_assert_eq!(next, ids.len());
+            prop_assume!(!ids.is_empty());
+            let before = blocks(&ids);
+            // A test changed (a fresh id), removed or added at the end: at most two blocks
+            // are new, and every other block of the parent is kept.
+            let k = at.index(ids.len());
+            let mut changed = ids.clone();
+            changed[k] = TestId(fresh);
+            let mut removed = ids.clone();
+            removed.remove(k);
+            let mut added = ids.clone();
+            added.push(TestId(fresh));
+            for variant in [changed, removed, added] {
+                let after = blocks(&variant);
+                prop_assert!(after.difference(&before).count() <= 2);
+                prop_assert!(before.difference(&after).count() <= 2);
+            }
+            // Crossover: a prefix of the suite and the tail of another; only the block at the
+            // join is new.
+            let s = split.index(ids.len());
+            let other: Vec<TestId> = (0..40).map(|i| TestId(200_000 + i)).collect();
+            let mut joined = ids[..s].to_vec();
+            joined.extend_from_slice(&other);
+            let new = blocks(&joined);
+            let old: BTreeSet<Vec<TestId>> = blocks(&ids).union(&blocks(&other)).cloned().collect();
+            prop_assert!(new.difference(&old).count() <= 1);
+        }
+    }
+
+    #[test]
+    fn blocks_are_about_block_long() {
+        let ids: Vec<TestId> = (0..16_000).map(TestId).collect();
+        let n = cut(&ids).len() as f64;
+        let mean = 16_000.0 / n;
+        assert!((mean - BLOCK as f64).abs() < 2.0, "{mean}");
+    }
 }

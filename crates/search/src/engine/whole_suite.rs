@@ -110,6 +110,9 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
         let mut early: Vec<SuiteFitness> = Vec::new();
+        // The tests of the next offspring to score known to have run (traces stay for the
+        // whole generation, so none is looked up twice; only new or changed tests wait).
+        let mut ready = 0;
         let wanted = config.population.saturating_sub(next.len());
         let parents_pop = &pop;
         // Pairs of offspring are bred until their new tests fill a chunk, which runs while
@@ -140,10 +143,11 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     offspring.push(o1);
                     offspring.push(o2);
                 }
+                // The tests the offspring copied unchanged ran with their parents.
                 Ok((offspring.len() > start).then(|| {
                     offspring[start..]
                         .iter()
-                        .flat_map(|s| s.tests.iter())
+                        .flat_map(Suite::changed)
                         .map(|t| (t.id, Arc::clone(&t.test)))
                         .collect()
                 }))
@@ -152,9 +156,14 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             |scoring| {
                 let offspring = offspring.borrow();
                 for suite in offspring.iter().skip(early.len()) {
-                    if !suite.tests.iter().all(|t| scoring.has_trace(t.id)) {
+                    let waiting = suite.tests[ready..]
+                        .iter()
+                        .position(|t| t.changed && !scoring.has_trace(t.id));
+                    if let Some(k) = waiting {
+                        ready += k;
                         break;
                     }
+                    ready = 0;
                     early.push(scoring.suite_fitness(suite.tests.iter().map(|t| t.id)));
                 }
             },
@@ -183,11 +192,13 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         next.truncate(config.population);
         next.sort_by(better);
         pop = next;
-        let keep: std::collections::BTreeSet<TestId> = pop
+        let mut keep: Vec<TestId> = pop
             .iter()
             .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id))
             .collect();
-        run.eval.retain(|id| keep.contains(&id));
+        keep.sort_unstable();
+        keep.dedup();
+        run.eval.retain(|id| keep.binary_search(&id).is_ok());
         run.generation(pop.first().map(|b| b.fitness));
     }
     Ok(())
