@@ -345,16 +345,23 @@ impl CompiledTrace {
                 v.resize(n, 0);
             }
         }
-        for w in 0..n {
-            let o = t.once.get(w).copied().unwrap_or(0);
-            let tw = t.twice.get(w).copied().unwrap_or(0);
-            self.twice[w] |= tw | (self.once[w] & o);
-            self.once[w] |= o;
-        }
+        t.fold_predicates(&mut self.once, &mut self.twice);
         or_grow(&mut self.lines, &t.lines);
         or_grow(&mut self.methods, &t.methods);
         self.calls.extend_from_slice(&t.calls);
         or_grow(&mut self.exceptions, &t.exceptions);
+    }
+
+    /// Folds this trace's predicate sets into a fold's (`once`, `twice` at least as long):
+    /// evaluated twice by the fold when twice here or there, or once in each.
+    fn fold_predicates(&self, once: &mut [u64], twice: &mut [u64]) {
+        let n = self.once.len().max(self.twice.len());
+        for (w, (once, twice)) in once.iter_mut().zip(twice).take(n).enumerate() {
+            let o = self.once.get(w).copied().unwrap_or(0);
+            let tw = self.twice.get(w).copied().unwrap_or(0);
+            *twice |= tw | (*once & o);
+            *once |= o;
+        }
     }
 
     /// Ends a merge: one call entry per method, bit sets cut after their last non-zero word.
@@ -729,19 +736,7 @@ impl SuiteScorer {
         for t in traces {
             lost |= t.lost;
             or_into(&mut self.taken, &t.taken);
-            let n = t.once.len().max(t.twice.len());
-            for (w, (once, twice)) in self
-                .once
-                .iter_mut()
-                .zip(&mut self.twice)
-                .take(n)
-                .enumerate()
-            {
-                let o = t.once.get(w).copied().unwrap_or(0);
-                let tw = t.twice.get(w).copied().unwrap_or(0);
-                *twice |= tw | (*once & o);
-                *once |= o;
-            }
+            t.fold_predicates(&mut self.once, &mut self.twice);
             for &(i, distance) in &t.distances {
                 if let Some(d) = self.distance.get_mut(i as usize) {
                     *d = d.min(distance);

@@ -77,7 +77,7 @@ struct Books {
 /// point, a test or two mutated, removed or added), while a suite may hold hundreds: folding
 /// every test of every suite is most of the search's own work on a long run. So a suite of
 /// at least `2 · BLOCK` tests is cut into blocks, and the fold of each block
-/// ([`CompiledTrace::merge`]) is kept, keyed by the ids of its tests, and reused by every
+/// ([`SuiteScorer::merge`]) is kept, keyed by the ids of its tests, and reused by every
 /// suite that holds the same block. The cuts depend on the tests, not on their positions: a
 /// block ends after each test whose id hashes to 0 modulo `BLOCK` (and at the suite's end),
 /// so removing, changing or adding a test, or crossing two suites over, changes only the
@@ -90,8 +90,9 @@ struct Books {
 /// ```
 ///
 /// The fitness is the same as folding the tests one by one (the merge is exact), so the
-/// search does not change. Blocks holding a test that is no longer kept, or not used in the
-/// last two generations, are dropped by [`Evaluator::retain`].
+/// search does not change. Blocks that no suite used in the last two generations are dropped
+/// by [`Evaluator::retain`] (so are, with them, those holding a test no longer kept: no later
+/// suite can hold that test).
 struct Compiled {
     scorer: SuiteScorer,
     init: CompiledTrace,
@@ -219,44 +220,41 @@ fn score_suite(
             },
         }
     };
-    let f = if ids.len() < 2 * BLOCK as usize {
-        for &id in &ids {
-            compile(scorer, tests, id);
-        }
-        let traces = std::iter::once(&*init).chain(ids.iter().filter_map(|id| tests.get(id)));
-        scorer.score_compiled(&books.goals, traces)
+    // A small suite is folded test by test: blocks of one.
+    let cuts = if ids.len() < 2 * BLOCK as usize {
+        (0..ids.len()).map(|k| k..k + 1).collect()
     } else {
-        let cuts = cut(&ids);
-        // Folds of blocks holding a test without a trace: used once, not kept.
-        let mut unkept = Vec::new();
-        for r in &cuts {
-            let block = &ids[r.clone()];
-            if let [one] = block {
-                compile(scorer, tests, *one);
-            } else if let Some(b) = blocks.get_mut(block) {
-                b.used = *epoch;
+        cut(&ids)
+    };
+    // Folds of blocks holding a test without a trace: used once, not kept.
+    let mut unkept = Vec::new();
+    for r in &cuts {
+        let block = &ids[r.clone()];
+        if let [one] = block {
+            compile(scorer, tests, *one);
+        } else if let Some(b) = blocks.get_mut(block) {
+            b.used = *epoch;
+        } else {
+            let mut all = true;
+            for &id in block {
+                all &= compile(scorer, tests, id);
+            }
+            let fold = scorer.merge(block.iter().filter_map(|id| tests.get(id)));
+            if all {
+                blocks.insert(block.into(), Block { fold, used: *epoch });
             } else {
-                let mut all = true;
-                for &id in block {
-                    all &= compile(scorer, tests, id);
-                }
-                let fold = scorer.merge(block.iter().filter_map(|id| tests.get(id)));
-                if all {
-                    blocks.insert(block.into(), Block { fold, used: *epoch });
-                } else {
-                    unkept.push(fold);
-                }
+                unkept.push(fold);
             }
         }
-        let folds = cuts.into_iter().filter_map(|r| match &ids[r] {
-            [one] => tests.get(one),
-            block => blocks.get(block).map(|b| &b.fold),
-        });
-        scorer.score_compiled(
-            &books.goals,
-            std::iter::once(&*init).chain(folds).chain(&unkept),
-        )
-    };
+    }
+    let folds = cuts.into_iter().filter_map(|r| match &ids[r] {
+        [one] => tests.get(one),
+        block => blocks.get(block).map(|b| &b.fold),
+    });
+    let f = scorer.score_compiled(
+        &books.goals,
+        std::iter::once(&*init).chain(folds).chain(&unkept),
+    );
     *in_fitness += t0.elapsed();
     f
 }

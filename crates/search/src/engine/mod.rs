@@ -147,9 +147,10 @@ pub struct EngineConfig {
     /// Random tests run per batch by random search.
     pub random_batch: usize,
     /// Tests handed to the host at once while the search builds the next ones (every
-    /// algorithm: MOSA, DynaMOSA, whole-suite, random, single-target): building overlaps running, and the next chunk waits in
-    /// the worker's pipe while the worker runs the current one; the first chunk of a
-    /// generation is a quarter of this, so that the worker starts soon. 0 builds a whole
+    /// algorithm: MOSA, DynaMOSA, whole-suite, random, single-target): building overlaps
+    /// running, and the next chunk waits in the worker's pipe while the worker runs the
+    /// current one; the first chunk of a generation is a quarter of this, so that the worker
+    /// starts soon. 0 builds a whole
     /// generation before running it. Default 10: on 2 cores, 1.0–1.34× the statements per
     /// second of whole generations (BENCHMARKS.md, issue 5); 5 and 25 did no better. The
     /// tests built do not depend on it; under a statement budget neither does the suite,
