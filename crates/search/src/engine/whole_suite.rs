@@ -18,6 +18,7 @@
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use ferrosuite_fitness::SuiteFitness;
@@ -28,7 +29,8 @@ use crate::error::Result;
 use crate::random::{chance, unit};
 use crate::suite::{Suite, TestId, crossover, mutate_suite, random_suite};
 
-#[derive(Clone)]
+/// A scored suite. The population holds them by [`Rc`]: an elite, a parent kept over its
+/// offspring and a parent chosen twice are the same individual, not copies of its suite.
 struct Individual {
     suite: Suite,
     fitness: f64,
@@ -53,7 +55,7 @@ pub(crate) fn rank_index(n: usize, bias: f64, r: f64) -> usize {
 }
 
 /// Runs the suites' tests that have no trace yet (one batch) and scores the suites.
-fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individual>> {
+fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Rc<Individual>>> {
     let todo: Vec<(TestId, &Test)> = suites
         .iter()
         .flat_map(|s| s.tests.iter())
@@ -65,7 +67,7 @@ fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Individ
 }
 
 /// Scores suites whose tests ran.
-fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Individual> {
+fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Rc<Individual>> {
     score_with(run, suites, Vec::new())
 }
 
@@ -75,7 +77,7 @@ fn score_with(
     run: &mut Run<'_, '_, '_>,
     suites: Vec<Suite>,
     early: Vec<SuiteFitness>,
-) -> Vec<Individual> {
+) -> Vec<Rc<Individual>> {
     let mut early = early.into_iter();
     suites
         .into_iter()
@@ -85,12 +87,12 @@ fn score_with(
                 Some(f) => f,
                 None => run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)),
             };
-            Individual {
+            Rc::new(Individual {
                 fitness: f.total,
                 length: suite.length(),
                 complete: f.complete(),
                 suite,
-            }
+            })
         })
         .collect()
 }
@@ -102,11 +104,11 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         suites.push(random_suite(run.factory, &mut run.ids, run.rng)?);
     }
     let mut pop = evaluate(run, suites)?;
-    pop.sort_by(better);
+    pop.sort_by(|a, b| better(a, b));
     run.generation(pop.first().map(|b| b.fitness));
     while !run.done() && !pop.first().is_some_and(|b| b.complete) {
         let best_length = pop.first().map_or(1, |b| b.length.max(1));
-        let mut next: Vec<Individual> = pop.iter().take(config.elite).cloned().collect();
+        let mut next: Vec<Rc<Individual>> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
         let mut early: Vec<SuiteFitness> = Vec::new();
@@ -171,9 +173,12 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let scored = score_with(run, offspring.into_inner(), early);
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
-        for ((i, j), pair) in parents.into_iter().zip(scored.chunks(2)) {
+        let mut scored = scored.into_iter();
+        for (i, j) in parents {
             let (p1, p2) = (&pop[i], &pop[j]);
-            let [o1, o2] = pair else { continue };
+            let (Some(o1), Some(o2)) = (scored.next(), scored.next()) else {
+                break;
+            };
             let f_parents = p1.fitness.min(p2.fitness);
             let f_offspring = o1.fitness.min(o2.fitness);
             let accept = f_offspring < f_parents
@@ -182,17 +187,21 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 for (o, p) in [(o1, p1), (o2, p2)] {
                     #[allow(clippy::cast_precision_loss)]
                     let bloated = o.length as f64 > max_length;
-                    next.push(if bloated { p.clone() } else { o.clone() });
+                    next.push(if bloated { Rc::clone(p) } else { o });
                 }
             } else {
-                next.push(p1.clone());
-                next.push(p2.clone());
+                next.push(Rc::clone(p1));
+                next.push(Rc::clone(p2));
             }
         }
         next.truncate(config.population);
-        next.sort_by(better);
+        next.sort_by(|a, b| better(a, b));
         pop = next;
-        let mut keep: Vec<TestId> = pop
+        // The tests of the population's distinct individuals (one held twice counts once).
+        let mut distinct: Vec<&Rc<Individual>> = pop.iter().collect();
+        distinct.sort_unstable_by_key(|ind| Rc::as_ptr(ind));
+        distinct.dedup_by_key(|ind| Rc::as_ptr(ind));
+        let mut keep: Vec<TestId> = distinct
             .iter()
             .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id))
             .collect();
