@@ -47,6 +47,8 @@
 //! # Ok::<(), ferrosuite_search::Error>(())
 //! ```
 
+use std::sync::Arc;
+
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_testcase::statement::{Statement, Test, VarRef};
 
@@ -61,16 +63,37 @@ use crate::values::mutate_prim;
 /// which costs one needless execution, where comparing with a copy would cost a copy of every
 /// mutated test.
 pub fn mutate_test<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> Result<bool> {
+    mutate_via(f, test, |t| t, rng)
+}
+
+/// [`mutate_test`] on a test the suite may share with others: it is copied (if shared) only
+/// when a step is drawn, not when none is (probability (2/3)³ with the default
+/// probabilities), with the same draws as `mutate_test`.
+pub fn mutate_shared<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Arc<Test>,
+    rng: &mut R,
+) -> Result<bool> {
+    mutate_via(f, test, Arc::make_mut, rng)
+}
+
+/// The three steps on the test `get` gives access to, asked for only once a step is drawn.
+fn mutate_via<T, R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut T,
+    get: impl Fn(&mut T) -> &mut Test,
+    rng: &mut R,
+) -> Result<bool> {
     let c = f.config();
     let mut changed = false;
     if chance(rng, c.remove_probability) {
-        changed |= remove_step(test, rng)? > 0;
+        changed |= remove_step(get(test), rng)? > 0;
     }
     if chance(rng, c.change_probability) {
-        changed |= change_step(f, test, rng)? > 0;
+        changed |= change_step(f, get(test), rng)? > 0;
     }
     if chance(rng, c.insert_probability) {
-        changed |= insert_step(f, test, rng)? > 0;
+        changed |= insert_step(f, get(test), rng)? > 0;
     }
     Ok(changed)
 }

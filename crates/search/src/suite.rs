@@ -17,7 +17,8 @@
 //!
 //! # Mutation ([`mutate_suite`], paper III-E2)
 //!
-//! Each test of a suite of n tests is mutated ([`mutate_test`]) with probability 1/n; tests left
+//! Each test of a suite of n tests is mutated ([`mutate_test`](crate::mutation::mutate_test))
+//! with probability 1/n (copied first only when it is shared and a step is drawn); tests left
 //! empty are dropped. Then a new random test is added with probability σ (0.1), a second with
 //! σ², …, while the suite has fewer than N tests.
 //!
@@ -48,7 +49,7 @@ use ferrosuite_testcase::statement::Test;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::factory::Factory;
-use crate::mutation::mutate_test;
+use crate::mutation::mutate_shared;
 use crate::random::{Rng, chance, unit};
 
 /// Identity of a test's content (fresh after every change).
@@ -197,7 +198,7 @@ pub fn mutate_suite<R: Rng + ?Sized>(
     if n > 0 {
         let p = 1.0 / n as f64;
         for t in &mut suite.tests {
-            if chance(rng, p) && mutate_test(f, Arc::make_mut(&mut t.test), rng)? {
+            if chance(rng, p) && mutate_shared(f, &mut t.test, rng)? {
                 t.id = ids.fresh();
                 t.changed = true;
                 changed = true;

@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque, hash_map};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
+use std::rc::Rc;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -102,12 +103,13 @@ struct Compiled {
     epoch: u64,
 }
 
-/// The compiled trace of each test.
-type TestFolds = HashMap<TestId, CompiledTrace, BuildHasherDefault<IdHasher>>;
+/// The compiled trace of each test (shared with the list of folds of the suite being scored,
+/// so that each is looked up once).
+type TestFolds = HashMap<TestId, Rc<CompiledTrace>, BuildHasherDefault<IdHasher>>;
 
 /// The fold of a block of tests, and the last epoch a suite used it.
 struct Block {
-    fold: CompiledTrace,
+    fold: Rc<CompiledTrace>,
     used: u64,
 }
 
@@ -206,19 +208,13 @@ fn score_suite(
     } = compiled;
     let ids: Vec<TestId> = ids.into_iter().collect();
     let cache = &books.cache;
-    // Compiles test `id`'s trace if it is not compiled yet; whether it has a trace.
-    let compile = |scorer: &mut SuiteScorer, tests: &mut TestFolds, id| {
-        match tests.entry(id) {
-            hash_map::Entry::Occupied(_) => true,
-            hash_map::Entry::Vacant(v) => match cache.get(&id) {
-                Some(trace) => {
-                    v.insert(scorer.compile(trace));
-                    true
-                }
-                // Cut off by the deadline: not part of the suite's fitness.
-                None => false,
-            },
-        }
+    // Test `id`'s compiled trace, compiled now if it is not yet; `None` without a trace (cut
+    // off by the deadline: not part of the suite's fitness).
+    let compile = |scorer: &mut SuiteScorer, tests: &mut TestFolds, id| match tests.entry(id) {
+        hash_map::Entry::Occupied(o) => Some(Rc::clone(o.get())),
+        hash_map::Entry::Vacant(v) => cache
+            .get(&id)
+            .map(|trace| Rc::clone(v.insert(Rc::new(scorer.compile(trace))))),
     };
     // A small suite is folded test by test: blocks of one.
     let cuts = if ids.len() < 2 * BLOCK as usize {
@@ -226,34 +222,34 @@ fn score_suite(
     } else {
         cut(&ids)
     };
-    // Folds of blocks holding a test without a trace: used once, not kept.
-    let mut unkept = Vec::new();
-    for r in &cuts {
-        let block = &ids[r.clone()];
+    // The fold of each block (a block holding a test without a trace is folded for this
+    // suite only, not kept).
+    let mut folds: Vec<Rc<CompiledTrace>> = Vec::with_capacity(cuts.len());
+    let mut parts: Vec<Rc<CompiledTrace>> = Vec::with_capacity(BLOCK as usize);
+    for r in cuts {
+        let block = &ids[r];
         if let [one] = block {
-            compile(scorer, tests, *one);
+            folds.extend(compile(scorer, tests, *one));
         } else if let Some(b) = blocks.get_mut(block) {
             b.used = *epoch;
+            folds.push(Rc::clone(&b.fold));
         } else {
-            let mut all = true;
-            for &id in block {
-                all &= compile(scorer, tests, id);
+            parts.clear();
+            parts.extend(block.iter().filter_map(|&id| compile(scorer, tests, id)));
+            let fold = Rc::new(scorer.merge(parts.iter().map(|p| &**p)));
+            if parts.len() == block.len() {
+                let kept = Block {
+                    fold: Rc::clone(&fold),
+                    used: *epoch,
+                };
+                blocks.insert(block.into(), kept);
             }
-            let fold = scorer.merge(block.iter().filter_map(|id| tests.get(id)));
-            if all {
-                blocks.insert(block.into(), Block { fold, used: *epoch });
-            } else {
-                unkept.push(fold);
-            }
+            folds.push(fold);
         }
     }
-    let folds = cuts.into_iter().filter_map(|r| match &ids[r] {
-        [one] => tests.get(one),
-        block => blocks.get(block).map(|b| &b.fold),
-    });
     let f = scorer.score_compiled(
         &books.goals,
-        std::iter::once(&*init).chain(folds).chain(&unkept),
+        std::iter::once(&*init).chain(folds.iter().map(|f| &**f)),
     );
     *in_fitness += t0.elapsed();
     f
