@@ -294,10 +294,11 @@ fn main() {
                 let covered_branches = branch.iter().filter(|g| r.covered.contains(g)).count();
                 let secs = r.elapsed.as_secs_f64();
                 #[allow(clippy::cast_precision_loss)]
-                let (sps, jvm_share, outside) = (
+                let (sps, jvm_share, outside, between) = (
                     r.usage.statements as f64 / secs,
                     r.usage.test_micros as f64 / 1e6 / (secs * a.workers as f64),
                     1.0 - (r.in_host.as_secs_f64() / secs).min(1.0),
+                    1.0 - (r.in_calls.as_secs_f64() / secs).min(1.0),
                 );
                 #[allow(clippy::cast_precision_loss)]
                 let branch_cov = if branch.is_empty() {
@@ -308,7 +309,7 @@ fn main() {
                 let suite_statements: usize =
                     r.tests.iter().map(ferrosuite_testcase::Test::len).sum();
                 println!(
-                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} %, master's CPU share {}",
+                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} % (between generations {:.1} %), master's CPU share {}",
                     branch.len(),
                     100.0 * branch_cov,
                     r.covered.len(),
@@ -319,6 +320,7 @@ fn main() {
                     r.usage.generations,
                     100.0 * jvm_share,
                     100.0 * outside,
+                    100.0 * between,
                     cpu_after
                         .share_since(&cpu_before)
                         .map_or("unknown".into(), |x| format!("{:.1} %", 100.0 * x)),
@@ -330,7 +332,8 @@ fn main() {
                     "goals_covered": r.covered.len(), "tests": r.tests.len(),
                     "statements_executed": r.usage.statements, "seconds": secs,
                     "statements_per_second": sps, "workers_busy": jvm_share,
-                    "outside_host": outside, "generations": r.usage.generations,
+                    "outside_host": outside, "between_generations": between,
+                    "generations": r.usage.generations,
                     "master_cpu_share": cpu_after.share_since(&cpu_before),
                     "minimised": a.minimise, "suite_statements": suite_statements,
                     "criteria": a.criteria.to_string(), "budget": budget_json(&a.budget),

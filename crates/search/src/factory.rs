@@ -565,44 +565,36 @@ impl<'a> Factory<'a> {
         if pos > capacity {
             return false;
         }
-        // The generator appends to the test's own prefix (moved, not copied); the tail is
-        // put back after it, renumbered, or unchanged when the splice gives up.
-        let tail = test.statements.split_off(pos);
-        let tail_types = types.split_off(pos);
+        // The generator reads the statements before `pos` where they are and builds the new
+        // ones on their own; only when it succeeds is the test touched: the rest is
+        // renumbered in place and the new statements spliced in (the rest moved once).
         let mut g = Gen {
             f: self,
             rng,
-            stmts: std::mem::take(&mut test.statements),
-            types: std::mem::take(types),
+            prefix: &test.statements[..pos],
+            prefix_types: &types[..pos],
+            stmts: Vec::new(),
+            types: Vec::new(),
             capacity,
         };
         let result = build(&mut g);
         let Gen {
-            stmts: mut out,
-            types: mut out_types,
+            stmts: new,
+            types: new_types,
             ..
         } = g;
-        let added = out.len() - pos;
+        let added = new.len();
         // The generator records the type of each statement it adds as `value_types` gives it
         // (the declared type, as the statement's descriptor or class names it: checked after
         // the splice in debug builds), so nothing is parsed again here.
         let Some(result) = result else {
-            out.truncate(pos);
-            out_types.truncate(pos);
-            out.extend(tail);
-            out_types.extend(tail_types);
-            test.statements = out;
-            *types = out_types;
             return false;
         };
         if added == 0 && !replace {
-            out.extend(tail);
-            out_types.extend(tail_types);
-            test.statements = out;
-            *types = out_types;
             return false;
         }
-        for mut s in tail.into_iter().skip(usize::from(replace)) {
+        let removed = usize::from(replace);
+        for s in &mut test.statements[pos + removed..] {
             for r in s.uses_mut() {
                 let i = r.index();
                 if i < pos {
@@ -610,17 +602,13 @@ impl<'a> Factory<'a> {
                 }
                 *r = if replace && i == pos {
                     result
-                } else if replace {
-                    VarRef((i - 1 + added) as u32)
                 } else {
-                    VarRef((i + added) as u32)
+                    VarRef((i - removed + added) as u32)
                 };
             }
-            out.push(s);
         }
-        test.statements = out;
-        out_types.extend(tail_types.into_iter().skip(usize::from(replace)));
-        *types = out_types;
+        test.statements.splice(pos..pos + removed, new);
+        types.splice(pos..pos + removed, new_types);
         debug_assert!(value_types(&test.statements).is_ok_and(|t| t == *types));
         true
     }
@@ -826,42 +814,59 @@ impl<'a> Factory<'a> {
     }
 }
 
-/// Statement generation inside a splice: the statements before the insertion point plus the
-/// new ones, with their value types, and a capacity the new ones must stay within.
+/// Statement generation inside a splice: the statements before the insertion point (read
+/// where they are) and the new ones, with their value types, and a capacity the new ones must
+/// stay within. Value `k` is `prefix[k]` below the prefix's length, else `stmts[k - len]`.
 pub(crate) struct Gen<'g, 'a, R: ?Sized> {
     f: &'g Factory<'a>,
     rng: &'g mut R,
+    prefix: &'g [Statement],
+    prefix_types: &'g [Option<FieldType>],
     stmts: Vec<Statement>,
     types: Vec<Option<FieldType>>,
     capacity: usize,
 }
 
 impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
+    /// How many values there are (before the insertion point, and new).
+    fn len(&self) -> usize {
+        self.prefix.len() + self.stmts.len()
+    }
+
+    /// Value `k`'s statement and type.
+    fn at(&self, k: usize) -> (&Statement, Option<&FieldType>) {
+        match k.checked_sub(self.prefix.len()) {
+            None => (&self.prefix[k], self.prefix_types[k].as_ref()),
+            Some(j) => (&self.stmts[j], self.types[j].as_ref()),
+        }
+    }
+
     /// Appends a statement of value type `ty`; `None` when the capacity is reached.
     pub(crate) fn push(&mut self, s: Statement, ty: Option<FieldType>) -> Option<VarRef> {
-        if self.stmts.len() >= self.capacity {
+        if self.len() >= self.capacity {
             return None;
         }
         self.stmts.push(s);
         self.types.push(ty);
-        Some(VarRef((self.stmts.len() - 1) as u32))
+        Some(VarRef((self.len() - 1) as u32))
     }
 
+    /// Drops the new statements from value `len` on.
     fn truncate(&mut self, len: usize) {
-        self.stmts.truncate(len);
-        self.types.truncate(len);
+        let keep = len.saturating_sub(self.prefix.len());
+        self.stmts.truncate(keep);
+        self.types.truncate(keep);
     }
 
     /// One of the existing values fitting `want` (not `null` statements when `non_null`),
     /// uniformly at random; `None` when none fits.
     fn pick_existing(&mut self, want: &FieldType, non_null: bool) -> Option<VarRef> {
         let f = self.f;
-        let fits: Vec<VarRef> = (0..self.stmts.len())
+        let fits: Vec<VarRef> = (0..self.len())
             .filter(|&k| {
-                !(non_null && matches!(self.stmts[k], Statement::Null { .. }))
-                    && self.types[k]
-                        .as_ref()
-                        .is_some_and(|t| f.assignable(t, want))
+                let (s, t) = self.at(k);
+                !(non_null && matches!(s, Statement::Null { .. }))
+                    && t.is_some_and(|t| f.assignable(t, want))
             })
             .map(|k| VarRef(k as u32))
             .collect();
@@ -916,7 +921,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
                 (true, Some(fallback)) => with_element(ty, fallback),
                 _ => ty.clone(),
             };
-            let mark = self.stmts.len();
+            let mark = self.len();
             if let Some(r) = self.create(&target, depth) {
                 return Some(r);
             }
@@ -946,7 +951,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
                 }
                 for _ in 0..3 {
                     let choice = index(self.rng, options);
-                    let mark = self.stmts.len();
+                    let mark = self.len();
                     let made = match generators.get(choice) {
                         None => self.push_constant(&FieldType::Object(STRING.into())),
                         Some(&op) => self.call(Call::Op(op), depth, None, None),
@@ -967,7 +972,7 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
     fn array(&mut self, component: &FieldType, depth: u32) -> Option<VarRef> {
         let f = self.f;
         let cfg = &f.config;
-        let room = self.capacity.saturating_sub(self.stmts.len());
+        let room = self.capacity.saturating_sub(self.len());
         let mut length = int_in(self.rng, 0, i64::from(cfg.max_array_length)) as usize;
         length = length.min(room.saturating_sub(1) / 2);
         let array_ty = FieldType::Array(Box::new(component.clone()));

@@ -51,6 +51,8 @@ pub struct Evaluator<'h> {
     budget: Budget,
     started: Instant,
     in_host: Duration,
+    /// Wall time inside calls that run tests ([`Evaluator::run`], [`Evaluator::run_streamed`]).
+    in_calls: Duration,
     in_fitness: Duration,
     after_deadline: Option<Instant>,
 }
@@ -311,6 +313,7 @@ impl<'h> Evaluator<'h> {
             budget,
             started: Instant::now(),
             in_host: Duration::ZERO,
+            in_calls: Duration::ZERO,
             in_fitness: Duration::ZERO,
             after_deadline: None,
         }
@@ -355,6 +358,14 @@ impl<'h> Evaluator<'h> {
     #[must_use]
     pub fn in_host(&self) -> Duration {
         self.in_host
+    }
+
+    /// Wall time spent inside the calls that run tests, a stream's whole length included
+    /// (while the host waits for the search to build the next chunk): the rest of the wall
+    /// time the host cannot work at all (between generations).
+    #[must_use]
+    pub fn in_calls(&self) -> Duration {
+        self.in_calls
     }
 
     /// Whether the budget is used up.
@@ -420,6 +431,7 @@ impl<'h> Evaluator<'h> {
             let results = self.host.run_until(&batch, false, deadline)?;
             let took = t0.elapsed();
             self.in_host += took;
+            self.in_calls += took;
             // Slow tests (time-outs, hostile code): smaller slices, checked more often.
             if took > SLOW_SLICE {
                 size = SLICE_WHEN_SLOW;
@@ -467,9 +479,11 @@ impl<'h> Evaluator<'h> {
             budget,
             started,
             in_host,
+            in_calls,
             in_fitness,
             ..
         } = self;
+        let call_started = Instant::now();
         let deadline = budget.time.map(|t| *started + t);
         let host: &mut Host = host;
         std::thread::scope(|scope| {
@@ -545,6 +559,7 @@ impl<'h> Evaluator<'h> {
             drop(to_host);
             let worked = runner.join().map_err(|_| Error::HostThread)??;
             *in_host += worked;
+            *in_calls += call_started.elapsed();
             Ok(())
         })
     }

@@ -266,6 +266,10 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// Wall time of the search spent in the execution host (minimisation not included).
     pub in_host: Duration,
+    /// Wall time of the search inside calls that run tests, streams included while the host
+    /// waits in them for the search ([`Evaluator::in_calls`]); `elapsed − in_calls` is the
+    /// time between such calls (between generations), when the host cannot work.
+    pub in_calls: Duration,
 }
 
 /// State shared by the algorithms during one search.
@@ -439,6 +443,7 @@ pub fn search(
     let search_usage = run.eval.usage();
     let search_elapsed = run.eval.elapsed();
     let search_in_host = run.eval.in_host();
+    let search_in_calls = run.eval.in_calls();
     run.eval.freeze_goals();
     let (tests, minimised) = if config.minimise {
         let (t, m) = minimise(run.eval, &run.archive, &mut run.ids)?;
@@ -461,5 +466,6 @@ pub fn search(
         usage: search_usage,
         elapsed: search_elapsed,
         in_host: search_in_host,
+        in_calls: search_in_calls,
     })
 }
