@@ -73,6 +73,12 @@ impl TestIds {
         TestIds::default()
     }
 
+    /// The id the next [`fresh`](Self::fresh) gives: every id given before is smaller.
+    #[must_use]
+    pub fn upcoming(&self) -> TestId {
+        TestId(self.next)
+    }
+
     /// A new id.
     pub fn fresh(&mut self) -> TestId {
         let id = TestId(self.next);

@@ -189,6 +189,12 @@ impl Scoring<'_> {
     pub fn suite_fitness(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
         score_suite(self.books, self.compiled, self.in_fitness, ids)
     }
+
+    /// [`Evaluator::retain`] from inside a stream: `keep` must keep the tests of the stream
+    /// that have run (they are scored later).
+    pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
+        retain(self.books, self.compiled, keep);
+    }
 }
 
 /// Whole-suite fitness of the tests `ids` (those with a trace) and the static initialisers;
@@ -630,13 +636,17 @@ impl<'h> Evaluator<'h> {
     /// that no suite used since the call before the last (call it once per generation; a
     /// block holding a test that is dropped goes with them, as no later suite can hold it).
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
-        self.books.cache.retain(|id, _| keep(*id));
-        let c = &mut self.compiled;
-        c.tests.retain(|id, _| keep(*id));
-        let epoch = c.epoch;
-        c.blocks.retain(|_, b| b.used + 1 >= epoch);
-        c.epoch += 1;
+        retain(&mut self.books, &mut self.compiled, keep);
     }
+}
+
+/// [`Evaluator::retain`] on the evaluator's parts.
+fn retain(books: &mut Books, compiled: &mut Compiled, keep: impl Fn(TestId) -> bool) {
+    books.cache.retain(|id, _| keep(*id));
+    compiled.tests.retain(|id, _| keep(*id));
+    let epoch = compiled.epoch;
+    compiled.blocks.retain(|_, b| b.used + 1 >= epoch);
+    compiled.epoch += 1;
 }
 
 /// Whether the test wrote `v` itself: a primitive statement as the probes record it as an

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
-use super::Run;
+use super::{Run, Scoring};
 use crate::error::Result;
 use crate::random::{chance, unit};
 use crate::suite::{Suite, TestId, crossover, mutate_suite, random_suite};
@@ -97,6 +97,29 @@ fn score_with(
         .collect()
 }
 
+/// The end of a generation's bookkeeping, deferred into the next one: drops the individuals
+/// that left the population (with the last references to their tests) and the traces and
+/// folds of tests no individual of `pop` holds, except this generation's (ids from `start`).
+fn tidy(
+    dropped: &mut Vec<Rc<Individual>>,
+    pop: &[Rc<Individual>],
+    start: TestId,
+    scoring: &mut Scoring<'_>,
+) {
+    dropped.clear();
+    // The tests of the population's distinct individuals (one held twice counts once).
+    let mut distinct: Vec<&Rc<Individual>> = pop.iter().collect();
+    distinct.sort_unstable_by_key(|ind| Rc::as_ptr(ind));
+    distinct.dedup_by_key(|ind| Rc::as_ptr(ind));
+    let mut keep: Vec<TestId> = distinct
+        .iter()
+        .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id))
+        .collect();
+    keep.sort_unstable();
+    keep.dedup();
+    scoring.retain(|id| id >= start || keep.binary_search(&id).is_ok());
+}
+
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let config = run.config.clone();
     let mut suites = Vec::with_capacity(config.population);
@@ -106,8 +129,15 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let mut pop = evaluate(run, suites)?;
     pop.sort_by(|a, b| better(a, b));
     run.generation(pop.first().map(|b| b.fitness));
+    // What the end of the last generation left to do: the individuals it dropped, and traces
+    // and folds no longer needed. Done inside the next stream once its first results are in
+    // (the host then runs the next chunk), not while the host waits for the generation.
+    let mut dropped: Vec<Rc<Individual>> = Vec::new();
+    let mut retain_due = false;
     while !run.done() && !pop.first().is_some_and(|b| b.complete) {
         let best_length = pop.first().map_or(1, |b| b.length.max(1));
+        // Tests from this id on are this generation's (TestIds counts up).
+        let generation_start = run.ids.upcoming();
         let mut next: Vec<Rc<Individual>> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
@@ -156,6 +186,9 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             },
             |_, _, _| {},
             |scoring| {
+                if std::mem::take(&mut retain_due) {
+                    tidy(&mut dropped, parents_pop, generation_start, scoring);
+                }
                 let offspring = offspring.borrow();
                 for suite in offspring.iter().skip(early.len()) {
                     let waiting = suite.tests[ready..]
@@ -170,6 +203,11 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 }
             },
         )?;
+        if std::mem::take(&mut retain_due) {
+            // No chunk came back (no new tests, or the deadline).
+            run.eval
+                .scoring(&mut |scoring| tidy(&mut dropped, &pop, generation_start, scoring));
+        }
         let scored = score_with(run, offspring.into_inner(), early);
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
@@ -187,27 +225,25 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 for (o, p) in [(o1, p1), (o2, p2)] {
                     #[allow(clippy::cast_precision_loss)]
                     let bloated = o.length as f64 > max_length;
-                    next.push(if bloated { Rc::clone(p) } else { o });
+                    if bloated {
+                        next.push(Rc::clone(p));
+                        dropped.push(o);
+                    } else {
+                        next.push(o);
+                    }
                 }
             } else {
                 next.push(Rc::clone(p1));
                 next.push(Rc::clone(p2));
+                dropped.extend([o1, o2]);
             }
         }
-        next.truncate(config.population);
+        // Offspring not taken are dropped with the old population, in the next stream.
+        dropped.extend(scored);
+        dropped.extend(next.drain(config.population.min(next.len())..));
         next.sort_by(|a, b| better(a, b));
-        pop = next;
-        // The tests of the population's distinct individuals (one held twice counts once).
-        let mut distinct: Vec<&Rc<Individual>> = pop.iter().collect();
-        distinct.sort_unstable_by_key(|ind| Rc::as_ptr(ind));
-        distinct.dedup_by_key(|ind| Rc::as_ptr(ind));
-        let mut keep: Vec<TestId> = distinct
-            .iter()
-            .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id))
-            .collect();
-        keep.sort_unstable();
-        keep.dedup();
-        run.eval.retain(|id| keep.binary_search(&id).is_ok());
+        dropped.extend(std::mem::replace(&mut pop, next));
+        retain_due = true;
         run.generation(pop.first().map(|b| b.fitness));
     }
     Ok(())
