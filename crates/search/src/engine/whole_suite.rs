@@ -9,7 +9,14 @@
 //! offspring longer than `bloat_factor` times the best individual is replaced by its parent
 //! (bloat control). The offspring's new tests go to the host in chunks while the next pairs
 //! are bred, and each offspring is scored as soon as its tests have run (its fitness does not
-//! depend on what later chunks reveal: see [`Scoring::suite_fitness`](super::Scoring)).
+//! depend on what later chunks reveal: see [`Scoring::suite_fitness`](super::Scoring)); an
+//! offspring that is its parent unchanged (no crossover, and mutation changed nothing) takes
+//! the parent's fitness without an evaluation.
+//!
+//! The host has nothing to run between two generations, so what can wait does: the
+//! individuals that left the population, and the traces and folds of tests no individual
+//! holds, are dropped inside the next generation's stream once its first results are in,
+//! while the host runs the next chunk.
 //!
 //! Rank selection (Whitley's linear ranking, as EvoSuite does it): with the population sorted
 //! best first, bias b and r uniform in \[0, 1), the chosen index is
@@ -72,29 +79,44 @@ fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Rc<Individual>> {
 }
 
 /// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` where it was
-/// computed in the stream.
+/// known in the stream.
 fn score_with(
     run: &mut Run<'_, '_, '_>,
     suites: Vec<Suite>,
-    early: Vec<SuiteFitness>,
+    early: Vec<Score>,
 ) -> Vec<Rc<Individual>> {
     let mut early = early.into_iter();
     suites
         .into_iter()
         .map(|mut suite| {
             suite.mark_executed();
-            let f = match early.next() {
-                Some(f) => f,
-                None => run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)),
-            };
+            let Score { fitness, complete } = early.next().unwrap_or_else(|| {
+                Score::of(&run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)))
+            });
             Rc::new(Individual {
-                fitness: f.total,
+                fitness,
                 length: suite.length(),
-                complete: f.complete(),
+                complete,
                 suite,
             })
         })
         .collect()
+}
+
+/// What selection reads of a suite's fitness.
+#[derive(Clone, Copy)]
+struct Score {
+    fitness: f64,
+    complete: bool,
+}
+
+impl Score {
+    fn of(f: &SuiteFitness) -> Self {
+        Score {
+            fitness: f.total,
+            complete: f.complete(),
+        }
+    }
 }
 
 /// The end of a generation's bookkeeping, deferred into the next one: drops the individuals
@@ -141,7 +163,10 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let mut next: Vec<Rc<Individual>> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
-        let mut early: Vec<SuiteFitness> = Vec::new();
+        let mut early: Vec<Score> = Vec::new();
+        // For each offspring, its parent's score when it is that parent unchanged (no
+        // crossover, and mutation changed nothing): the same tests, the same fitness.
+        let copies: RefCell<Vec<Option<Score>>> = RefCell::new(Vec::new());
         // The tests of the next offspring to score known to have run (traces stay for the
         // whole generation, so none is looked up twice; only new or changed tests wait).
         let mut ready = 0;
@@ -158,7 +183,8 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 while offspring.len() < wanted && new_tests < want.max(1) {
                     let i = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
                     let j = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
-                    let (mut o1, mut o2) = if chance(rng, config.crossover_rate) {
+                    let crossed = chance(rng, config.crossover_rate);
+                    let (mut o1, mut o2) = if crossed {
                         crossover(
                             &parents_pop[i].suite,
                             &parents_pop[j].suite,
@@ -168,9 +194,19 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     } else {
                         (parents_pop[i].suite.clone(), parents_pop[j].suite.clone())
                     };
-                    mutate_suite(factory, &mut o1, ids, rng)?;
-                    mutate_suite(factory, &mut o2, ids, rng)?;
+                    let changed1 = mutate_suite(factory, &mut o1, ids, rng)?;
+                    let changed2 = mutate_suite(factory, &mut o2, ids, rng)?;
                     new_tests += o1.changed().count() + o2.changed().count();
+                    let copy = |p: &Individual, changed: bool| {
+                        (!crossed && !changed).then_some(Score {
+                            fitness: p.fitness,
+                            complete: p.complete,
+                        })
+                    };
+                    copies.borrow_mut().extend([
+                        copy(&parents_pop[i], changed1),
+                        copy(&parents_pop[j], changed2),
+                    ]);
                     parents.push((i, j));
                     offspring.push(o1);
                     offspring.push(o2);
@@ -189,8 +225,12 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 if std::mem::take(&mut retain_due) {
                     tidy(&mut dropped, parents_pop, generation_start, scoring);
                 }
-                let offspring = offspring.borrow();
-                for suite in offspring.iter().skip(early.len()) {
+                let (offspring, copies) = (offspring.borrow(), copies.borrow());
+                for (suite, copy) in offspring.iter().zip(copies.iter()).skip(early.len()) {
+                    if let Some(score) = copy {
+                        early.push(*score);
+                        continue;
+                    }
                     let waiting = suite.tests[ready..]
                         .iter()
                         .position(|t| t.changed && !scoring.has_trace(t.id));
@@ -199,7 +239,9 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                         break;
                     }
                     ready = 0;
-                    early.push(scoring.suite_fitness(suite.tests.iter().map(|t| t.id)));
+                    early.push(Score::of(
+                        &scoring.suite_fitness(suite.tests.iter().map(|t| t.id)),
+                    ));
                 }
             },
         )?;
