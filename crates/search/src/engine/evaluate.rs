@@ -457,7 +457,7 @@ impl<'h> Evaluator<'h> {
     /// worker is done with the one before (it waits in the worker's pipe), while `produce` is
     /// called for the next; results are taken in chunk by chunk, in order, between calls. So
     /// building tests and taking in results on the search's side overlap running tests on
-    /// the JVM's (with two cores, one each). At most [`AHEAD`] chunks are out at a time.
+    /// the JVM's (with two cores, one each). At most `AHEAD` (3) chunks are out at a time.
     /// `produce` returns `None` when there is nothing more (it is not called again); under a
     /// time budget it is not called once the budget is spent.
     ///
