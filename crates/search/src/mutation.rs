@@ -172,16 +172,18 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
             next += 1;
         }
     }
-    let old = std::mem::take(&mut test.statements);
-    for (i, mut s) in old.into_iter().enumerate() {
-        if dead[i] {
-            continue;
+    // In place: the survivors move down once, renumbered.
+    let mut i = 0;
+    test.statements.retain_mut(|s| {
+        let keep = !dead[i];
+        i += 1;
+        if keep {
+            for r in s.uses_mut() {
+                *r = VarRef(renumber[r.index()]);
+            }
         }
-        for r in s.uses_mut() {
-            *r = VarRef(renumber[r.index()]);
-        }
-        test.statements.push(s);
-    }
+        keep
+    });
     Ok(dead.iter().filter(|d| **d).count())
 }
 
