@@ -1247,6 +1247,75 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_splice_renumbers_exactly_and_leaves_a_test_it_cannot_change_alone() {
+        let c = toy_cluster();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let put =
+            |r, a| Statement::method("p/Cut", "put", "(I)V", Some(VarRef(r)), vec![VarRef(a)]);
+        let original = Test::new(vec![
+            Statement::Primitive(Prim::Int(5)),
+            Statement::Primitive(Prim::Int(6)),
+            Statement::constructor("p/Cut", "()V", vec![]),
+            put(2, 1),
+            put(2, 0),
+        ]);
+        // Replace v1 (an int) by two new statements: its use becomes the new value, later
+        // values move up by one.
+        let mut t = original.clone();
+        let changed = f
+            .splice(&mut t, 1, true, &mut rng, |g| {
+                g.push(Statement::Primitive(Prim::Int(7)), Some(FieldType::Int))?;
+                g.push(Statement::Primitive(Prim::Int(8)), Some(FieldType::Int))
+            })
+            .unwrap();
+        assert!(changed);
+        assert_eq!(
+            t.statements,
+            vec![
+                Statement::Primitive(Prim::Int(5)),
+                Statement::Primitive(Prim::Int(7)),
+                Statement::Primitive(Prim::Int(8)),
+                Statement::constructor("p/Cut", "()V", vec![]),
+                put(3, 2),
+                put(3, 0),
+            ]
+        );
+        // Insert before the constructor: every later reference at or after 2 moves by one.
+        let mut t = original.clone();
+        assert!(
+            f.splice(&mut t, 2, false, &mut rng, |g| g
+                .push(Statement::Primitive(Prim::Int(9)), Some(FieldType::Int)))
+                .unwrap()
+        );
+        assert_eq!(t.statements[4], put(3, 1));
+        assert_eq!(t.statements[5], put(3, 0));
+        // A generator that gives up, or a splice past the length limit, changes nothing.
+        let mut t = original.clone();
+        let gave_up = f.splice(&mut t, 3, false, &mut rng, |g| {
+            g.push(Statement::Primitive(Prim::Int(1)), Some(FieldType::Int))?;
+            None
+        });
+        assert!(!gave_up.unwrap());
+        assert_eq!(t, original);
+        let tight = Factory::new(
+            &c,
+            Constants::default(),
+            Config {
+                max_test_length: 5,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let mut t = original.clone();
+        let full = tight.splice(&mut t, 5, false, &mut rng, |g| {
+            g.push(Statement::Primitive(Prim::Int(1)), Some(FieldType::Int))
+        });
+        assert!(!full.unwrap());
+        assert_eq!(t, original);
+    }
+
+    #[test]
     fn calls_on_values_include_result_methods_of_other_classes() {
         let mut c = toy_cluster();
         let mut area = op(

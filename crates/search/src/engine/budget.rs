@@ -28,9 +28,10 @@ pub struct Budget {
     pub time: Option<Duration>,
     /// Statements executed, counting every executed statement of every test run.
     pub statements: Option<u64>,
-    /// Fitness evaluations (one per suite for the whole-suite GA, one per test run for the
-    /// test-level algorithms: a MOSA/DynaMOSA parent kept from the last generation, whose
-    /// trace is cached, is not evaluated again).
+    /// Fitness evaluations (one per suite scored for the whole-suite GA — an offspring that
+    /// is its parent unchanged is not scored — and one per test run for the test-level
+    /// algorithms: a MOSA/DynaMOSA parent kept from the last generation, whose trace is
+    /// cached, is not evaluated again).
     pub evaluations: Option<u64>,
 }
 

@@ -51,7 +51,8 @@ pub struct Evaluator<'h> {
     budget: Budget,
     started: Instant,
     in_host: Duration,
-    /// Wall time inside calls that run tests ([`Evaluator::run`], [`Evaluator::run_streamed`]).
+    /// Wall time inside calls that run tests ([`Evaluator::run`], [`Evaluator::run_streamed`],
+    /// each call whole: the host's time and the search's work inside the call).
     in_calls: Duration,
     in_fitness: Duration,
     after_deadline: Option<Instant>,
@@ -413,6 +414,7 @@ impl<'h> Evaluator<'h> {
         if todo.is_empty() {
             return Ok(Vec::new());
         }
+        let call_started = Instant::now();
         let mut out = Vec::with_capacity(todo.len());
         // In slices, so that a generation of slow tests (each up to the time limit) cannot
         // overrun the budget by more than a slice; the tests of the slices not run get no
@@ -437,7 +439,6 @@ impl<'h> Evaluator<'h> {
             let results = self.host.run_until(&batch, false, deadline)?;
             let took = t0.elapsed();
             self.in_host += took;
-            self.in_calls += took;
             // Slow tests (time-outs, hostile code): smaller slices, checked more often.
             if took > SLOW_SLICE {
                 size = SLICE_WHEN_SLOW;
@@ -449,6 +450,7 @@ impl<'h> Evaluator<'h> {
             }
             self.books.in_traces += t1.elapsed();
         }
+        self.in_calls += call_started.elapsed();
         Ok(out)
     }
 
@@ -457,7 +459,7 @@ impl<'h> Evaluator<'h> {
     /// worker is done with the one before (it waits in the worker's pipe), while `produce` is
     /// called for the next; results are taken in chunk by chunk, in order, between calls. So
     /// building tests and taking in results on the search's side overlap running tests on
-    /// the JVM's (with two cores, one each). At most `AHEAD` (3) chunks are out at a time.
+    /// the JVM's (with two cores, one each). At most `AHEAD` chunks (three) are out at a time.
     /// `produce` returns `None` when there is nothing more (it is not called again); under a
     /// time budget it is not called once the budget is spent.
     ///

@@ -75,22 +75,26 @@ fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Rc<Indi
 
 /// Scores suites whose tests ran.
 fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Rc<Individual>> {
-    score_with(run, suites, Vec::new())
+    score_with(run, suites, Vec::new(), &[])
 }
 
 /// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` where it was
-/// known in the stream.
+/// known in the stream, else from `copies[k]` when it is a parent unchanged (a stream that
+/// ended before scoring it: no chunk came back, or the deadline), else by scoring it.
 fn score_with(
     run: &mut Run<'_, '_, '_>,
     suites: Vec<Suite>,
     early: Vec<Score>,
+    copies: &[Option<Score>],
 ) -> Vec<Rc<Individual>> {
     let mut early = early.into_iter();
     suites
         .into_iter()
-        .map(|mut suite| {
+        .enumerate()
+        .map(|(k, mut suite)| {
             suite.mark_executed();
-            let Score { fitness, complete } = early.next().unwrap_or_else(|| {
+            let known = early.next().or_else(|| copies.get(k).copied().flatten());
+            let Score { fitness, complete } = known.unwrap_or_else(|| {
                 Score::of(&run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)))
             });
             Rc::new(Individual {
@@ -250,7 +254,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             run.eval
                 .scoring(&mut |scoring| tidy(&mut dropped, &pop, generation_start, scoring));
         }
-        let scored = score_with(run, offspring.into_inner(), early);
+        let scored = score_with(run, offspring.into_inner(), early, &copies.into_inner());
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
         let mut scored = scored.into_iter();
