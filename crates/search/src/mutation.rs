@@ -489,6 +489,42 @@ mod tests {
     use rand_chacha::rand_core::SeedableRng;
 
     #[test]
+    fn a_shared_test_mutates_as_a_plain_one_and_is_copied_only_when_a_step_is_drawn() {
+        let c = crate::factory::tests::toy_cluster();
+        let f = Factory::new(
+            &c,
+            ferrosuite_testcase::constants::Constants::default(),
+            crate::Config::default(),
+        )
+        .unwrap();
+        let mut built = ChaCha8Rng::seed_from_u64(5);
+        let mut copies = 0;
+        let mut untouched = 0;
+        for seed in 0..200 {
+            let test = f.random_test(&mut built).unwrap();
+            let (mut plain, mut shared) = (test.clone(), Arc::new(test));
+            let other = Arc::clone(&shared);
+            let (mut r1, mut r2) = (
+                ChaCha8Rng::seed_from_u64(seed),
+                ChaCha8Rng::seed_from_u64(seed),
+            );
+            let c1 = mutate_test(&f, &mut plain, &mut r1).unwrap();
+            let c2 = mutate_shared(&f, &mut shared, &mut r2).unwrap();
+            // The same draws, the same result, the same test; the other holder keeps its own.
+            assert_eq!((c1, &plain), (c2, &*shared));
+            assert_eq!(r1.next_u64(), r2.next_u64());
+            if Arc::ptr_eq(&shared, &other) {
+                untouched += 1;
+                assert!(!c2);
+            } else {
+                copies += 1;
+            }
+        }
+        // No step is drawn with probability 8/27.
+        assert!(untouched > 20 && copies > 100, "{untouched} {copies}");
+    }
+
+    #[test]
     fn removal_repairs_with_a_value_of_the_same_type() {
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         let mut t = Test::new(vec![
