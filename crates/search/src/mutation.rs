@@ -484,6 +484,8 @@ fn replace_call<R: Rng + ?Sized>(
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::Config;
+    use ferrosuite_testcase::constants::Constants;
     use ferrosuite_testcase::statement::Prim;
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
@@ -491,12 +493,7 @@ mod tests {
     #[test]
     fn a_shared_test_mutates_as_a_plain_one_and_is_copied_only_when_a_step_is_drawn() {
         let c = crate::factory::tests::toy_cluster();
-        let f = Factory::new(
-            &c,
-            ferrosuite_testcase::constants::Constants::default(),
-            crate::Config::default(),
-        )
-        .unwrap();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
         let mut built = ChaCha8Rng::seed_from_u64(5);
         let mut copies = 0;
         let mut untouched = 0;
@@ -550,12 +547,7 @@ mod tests {
     #[test]
     fn array_length_changes_drop_stores_beyond_it() {
         let c = crate::factory::tests::toy_cluster();
-        let f = Factory::new(
-            &c,
-            ferrosuite_testcase::constants::Constants::default(),
-            crate::Config::default(),
-        )
-        .unwrap();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let base = Test::new(vec![
             Statement::ArrayNew {

@@ -150,10 +150,10 @@ pub struct EngineConfig {
     /// algorithm: MOSA, DynaMOSA, whole-suite, random, single-target): building overlaps
     /// running, and the next chunk waits in the worker's pipe while the worker runs the
     /// current one; the first chunk of a generation is a quarter of this, so that the worker
-    /// starts soon. 0 builds a whole
-    /// generation before running it. Default 10: on 2 cores, 1.0–1.34× the statements per
-    /// second of whole generations (BENCHMARKS.md, issue 5); 5 and 25 did no better. The
-    /// tests built do not depend on it; under a statement budget neither does the suite,
+    /// starts soon. 0 builds a whole generation before running it. Default 10: on 2 cores,
+    /// 1.0–1.34× the statements per second of whole generations (BENCHMARKS.md, issue 5); 5
+    /// and 25 did no better (rechecked in the tenth increment: 5, 20 and 40). The tests built
+    /// do not depend on it; under a statement budget neither does the suite,
     /// except where the last generation stops (with 0, a generation of more than 128 new
     /// tests stops between batches of 128 once the budget is spent; streamed generations run
     /// to their end).
