@@ -49,10 +49,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::protocol::{
-    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, encode_frame, read_frame_with,
+    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, encode_run, read_frame_with,
     write_frame,
 };
 use crate::result::{ProbeSnapshot, Status, TestResult};
+use crate::wire::NameTable;
 
 /// How to start a worker process.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,6 +218,8 @@ struct Proc {
     rx: mpsc::Receiver<Vec<Option<Reply>>>,
     /// Replies of the last burst not yet taken.
     pending: VecDeque<Option<Reply>>,
+    /// The names sent to this process (see [`crate::wire`]).
+    names: NameTable,
     stderr: Arc<Mutex<Vec<u8>>>,
     stderr_thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -301,6 +304,7 @@ impl Proc {
             pipe_capacity,
             rx,
             pending: VecDeque::new(),
+            names: NameTable::default(),
             stderr,
             stderr_thread: Some(stderr_thread),
         })
@@ -952,30 +956,19 @@ impl Tests<'_> {
         }
     }
 
-    /// Encodes the request to run the tests from index `from` on into `frame`.
+    /// Encodes the request to run the tests from index `from` on into `frame`, for the
+    /// worker whose names `table` holds.
     fn encode_run(
         &self,
         from: usize,
+        table: &mut NameTable,
         observe: bool,
         flush_each: bool,
         frame: &mut Vec<u8>,
     ) -> Result<()> {
-        fn run<T: serde::Serialize>(
-            tests: &[T],
-            observe: bool,
-            flush_each: bool,
-            frame: &mut Vec<u8>,
-        ) -> Result<()> {
-            let request = RequestRef::Run {
-                tests,
-                observe,
-                flush_each,
-            };
-            encode_frame(&request, frame)
-        }
         match self {
-            Tests::Borrowed(t) => run(&t[from..], observe, flush_each, frame),
-            Tests::Shared(t) => run(&t[from..], observe, flush_each, frame),
+            Tests::Borrowed(t) => encode_run(&t[from..], table, observe, flush_each, frame),
+            Tests::Shared(t) => encode_run(&t[from..], table, observe, flush_each, frame),
         }
     }
 }
@@ -1199,8 +1192,10 @@ fn slot_loop(
             if c.sent.is_some() {
                 continue;
             }
+            let mark = p.names.len();
             if let Err(e) = c.tests.encode_run(
                 c.results.len(),
+                &mut p.names,
                 job.observe,
                 flush_each && k == 0,
                 &mut frame,
@@ -1209,9 +1204,12 @@ fn slot_loop(
                 break;
             }
             if k > 0 && unread + frame.len() > p.pipe_capacity {
+                // Not sent: the worker does not learn its names either.
+                p.names.truncate(mark);
                 break;
             }
             if let Err(e) = p.send_frame(&frame) {
+                p.names.truncate(mark);
                 if k == 0 {
                     failed = Some(e);
                 }

@@ -19,6 +19,7 @@ pub mod protocol;
 mod raw;
 pub mod result;
 pub mod sandbox;
+pub mod wire;
 pub mod worker;
 
 pub use error::{Error, Result};

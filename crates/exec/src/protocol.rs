@@ -21,15 +21,18 @@
 //! tests with `flush_each`, so the test that kills the worker again is the one scored as
 //! crashed.
 
+use std::borrow::Borrow;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use ferrosuite_bytecode::instrument::map::ProbeMap;
 use ferrosuite_testcase::Test;
+use ferrosuite_testcase::statement::Name;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::error::{Error, Result};
 use crate::result::{ProbeSnapshot, TestResult};
+use crate::wire::{NameTable, WireStatement, WireTests};
 
 /// Largest frame accepted (a guard against a corrupted length).
 pub const MAX_FRAME: u32 = 256 << 20;
@@ -140,8 +143,10 @@ pub enum Request {
     Setup(Box<Setup>),
     /// Run tests in order, observing values and inspectors when asked.
     Run {
-        /// The tests.
-        tests: Vec<Test>,
+        /// Names new to the worker, numbered on from the names it has (see [`crate::wire`]).
+        names: Vec<String>,
+        /// The tests, their names given by number.
+        tests: Vec<Vec<WireStatement<'static>>>,
         /// Whether to record observations.
         observe: bool,
         /// Flush each result as its test ends. Otherwise results are flushed at most every
@@ -154,16 +159,19 @@ pub enum Request {
 }
 
 /// The borrowed twin of [`Request`] the master sends: the same wire format (variants in the
-/// same order, `&[Test]` encoded as `Vec<Test>`), without cloning a batch's tests. The tests
-/// may also be shared (`T = Arc<Test>`, which serde encodes as the test itself).
-#[derive(Debug, Clone, Copy, Serialize)]
+/// same order), without cloning a batch's tests or names. The tests may be shared
+/// (`T = Arc<Test>`).
+#[derive(Serialize)]
+#[serde(bound(serialize = "T: Borrow<Test>"))]
 pub enum RequestRef<'a, T = Test> {
     /// [`Request::Setup`].
     Setup(&'a Setup),
     /// [`Request::Run`].
     Run {
-        /// The tests.
-        tests: &'a [T],
+        /// See [`Request::Run`].
+        names: &'a [Name],
+        /// The tests, numbered by a table that holds their names.
+        tests: WireTests<'a, T>,
         /// Whether to record observations.
         observe: bool,
         /// See [`Request::Run`].
@@ -171,6 +179,34 @@ pub enum RequestRef<'a, T = Test> {
     },
     /// [`Request::Quit`].
     Quit,
+}
+
+/// Encodes the request to run `tests` into `frame` for the worker whose names `table` holds,
+/// adding the tests' new names to it (to be taken back with [`NameTable::truncate`] if the
+/// frame is not sent).
+pub fn encode_run<T: Borrow<Test>>(
+    tests: &[T],
+    table: &mut NameTable,
+    observe: bool,
+    flush_each: bool,
+    frame: &mut Vec<u8>,
+) -> Result<()> {
+    let from = table.len();
+    table
+        .intern_tests(tests)
+        .ok_or_else(|| Error::Protocol("more than 2^32 names sent to one worker".into()))?;
+    encode_frame(
+        &RequestRef::Run {
+            names: table.names_from(from),
+            tests: WireTests {
+                tests,
+                table: &*table,
+            },
+            observe,
+            flush_each,
+        },
+        frame,
+    )
 }
 
 /// A class that failed to load or initialise during set-up.
@@ -269,7 +305,7 @@ pub fn read_frame_with<T: DeserializeOwned>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use ferrosuite_testcase::{Prim, Statement, VarRef};
@@ -315,40 +351,42 @@ mod tests {
                 encode(&RequestRef::<Test>::Setup(&setup)),
                 encode(&Request::Setup(Box::new(setup.clone()))),
             ),
-            (
-                encode(&RequestRef::Run {
-                    tests: &tests,
-                    observe: true,
-                    flush_each: false,
-                }),
-                encode(&Request::Run {
-                    tests: tests.clone(),
-                    observe: true,
-                    flush_each: false,
-                }),
-            ),
-            (
-                encode(&RequestRef::Run {
-                    tests: &tests
-                        .iter()
-                        .cloned()
-                        .map(std::sync::Arc::new)
-                        .collect::<Vec<_>>(),
-                    observe: false,
-                    flush_each: true,
-                }),
-                encode(&Request::Run {
-                    tests: tests.clone(),
-                    observe: false,
-                    flush_each: true,
-                }),
-            ),
             (encode(&RequestRef::<Test>::Quit), encode(&Request::Quit)),
         ];
         for (borrowed, owned) in pairs {
             assert_eq!(borrowed, owned);
             let back: Request = read_frame(&mut owned.as_slice()).unwrap().unwrap();
             assert_eq!(encode(&back), owned);
+        }
+        // A run, from borrowed and from shared tests: it decodes as `Request::Run`, with the
+        // names new to the worker, and the same frame again.
+        let shared: Vec<_> = tests.iter().cloned().map(std::sync::Arc::new).collect();
+        for (i, observe) in [true, false].into_iter().enumerate() {
+            let (mut table, mut frame) = (NameTable::default(), Vec::new());
+            if i == 0 {
+                encode_run(&tests, &mut table, observe, i == 1, &mut frame).unwrap();
+            } else {
+                encode_run(&shared, &mut table, observe, i == 1, &mut frame).unwrap();
+            }
+            let back: Request = read_frame(&mut frame.as_slice()).unwrap().unwrap();
+            assert_eq!(encode(&back), frame);
+            let Request::Run {
+                names,
+                tests: wire,
+                observe: o,
+                flush_each,
+            } = back
+            else {
+                panic!("not a run: {back:?}");
+            };
+            assert_eq!((o, flush_each), (observe, i == 1));
+            assert_eq!(names, ["a/B", "m", "(I)V"]);
+            let names: Vec<Name> = names.into_iter().map(Name::from).collect();
+            let statements: Vec<Statement> = wire[0]
+                .iter()
+                .map(|s| s.clone().into_statement(&names).unwrap())
+                .collect();
+            assert_eq!(Test::new(statements), tests[0]);
         }
     }
 

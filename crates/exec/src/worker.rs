@@ -37,7 +37,6 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
-use std::fmt::Write as _;
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -51,18 +50,19 @@ use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_bytecode::instrument::clock;
 use ferrosuite_bytecode::instrument::runtime;
 use ferrosuite_bytecode::instrument::sandbox::{Action, SandboxRules};
-use ferrosuite_testcase::statement::{JDouble, Prim, Statement, Test};
+use ferrosuite_testcase::statement::{JDouble, Name, Prim, Statement, Test};
 use jni::sys::{JNIEnv, jboolean, jclass, jfieldID, jlong, jmethodID, jobject, jsize, jvalue};
 
 use crate::protocol::{
     FLUSH_INTERVAL, InitFailure, MethodRanges, Reply, Request, Setup, buffer_frame, read_frame,
-    write_frame,
+    read_frame_with, write_frame,
 };
 use crate::raw::{self, Jni, Kind};
 use crate::result::{
     MAX_ARRAY_ELEMENTS, MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot, Status,
     TestResult, ThrowKind, Thrown,
 };
+use crate::wire::NameId;
 
 /// Stack size of the executor thread (deep but finite recursion in the code under test must
 /// end in a `StackOverflowError`, not a crash).
@@ -557,50 +557,51 @@ struct MethodInfo {
     ret: Kind,
 }
 
-/// Resolutions of members (methods, fields, sandbox verdicts), keyed by one string
-/// `len(class):class len(name):name descriptor S|I` built in a reused buffer: looking a
-/// statement's member up neither allocates nor hashes three strings with `SipHash` (which,
-/// with the allocations, was about 8 % of a worker's time on cheap code under test). The
-/// lengths keep the key unambiguous whatever the names hold (JVM names may contain NUL).
+/// Resolutions of members (methods, fields, sandbox verdicts), keyed by one byte string
+/// `len(class) class len(name) name descriptor S|I` (lengths as 4 little-endian bytes) built in
+/// a reused buffer: looking a statement's member up neither allocates, formats nor hashes three
+/// strings with `SipHash` (which, with the allocations, was about 8 % of a worker's time on
+/// cheap code under test; formatting the lengths as text was another 6 %). The lengths keep the
+/// key unambiguous whatever the names hold (JVM names may contain NUL).
 ///
 /// ```text
-/// ("a/B", "m", "(I)V", static) → "3:a/B1:m(I)VS"
+/// ("a/B", "m", "(I)V", static) → 03 00 00 00 "a/B" 01 00 00 00 "m(I)VS"
 /// ```
 struct Members<V> {
-    map: HashMap<Box<str>, V, foldhash::fast::FixedState>,
-    key: String,
+    map: HashMap<Box<[u8]>, V, foldhash::fast::FixedState>,
+    key: Vec<u8>,
 }
 
 impl<V> Members<V> {
     fn new() -> Self {
         Members {
             map: HashMap::with_hasher(foldhash::fast::FixedState::default()),
-            key: String::new(),
+            key: Vec::new(),
         }
     }
 
     /// Sets the key buffer to the member's key; whether it is cached.
     fn probe(&mut self, class: &str, name: &str, desc: &str, is_static: bool) -> bool {
         self.key.clear();
-        // Writing into a String cannot fail.
-        let _ = write!(
-            self.key,
-            "{}:{class}{}:{name}{desc}",
-            class.len(),
-            name.len()
-        );
-        self.key.push(if is_static { 'S' } else { 'I' });
-        self.map.contains_key(self.key.as_str())
+        for part in [class, name] {
+            // A name longer than 4 GiB cannot come through a frame (`MAX_FRAME`).
+            let len = u32::try_from(part.len()).unwrap_or(u32::MAX);
+            self.key.extend_from_slice(&len.to_le_bytes());
+            self.key.extend_from_slice(part.as_bytes());
+        }
+        self.key.extend_from_slice(desc.as_bytes());
+        self.key.push(if is_static { b'S' } else { b'I' });
+        self.map.contains_key(self.key.as_slice())
     }
 
     /// Caches `v` under the key of the last [`Members::probe`].
     fn insert(&mut self, v: V) {
-        self.map.insert(self.key.as_str().into(), v);
+        self.map.insert(self.key.as_slice().into(), v);
     }
 
     /// The value under the key of the last [`Members::probe`].
     fn last(&self) -> Option<&V> {
-        self.map.get(self.key.as_str())
+        self.map.get(self.key.as_slice())
     }
 }
 
@@ -1216,15 +1217,31 @@ impl<'a> Executor<'a> {
     }
 
     fn serve(&mut self, input: &mut impl std::io::Read, output: &Output) -> u8 {
+        // The names the master has sent, which statements give by number (see `wire`).
+        let mut names: Vec<Name> = Vec::new();
+        let mut frame = Vec::new();
         loop {
-            match read_frame::<Request>(input) {
+            match read_frame_with::<Request>(input, &mut frame) {
                 Ok(Some(Request::Run {
+                    names: new,
                     tests,
                     observe,
                     flush_each,
                 })) => {
+                    names.extend(new.into_iter().map(Name::from));
                     let mut flushed = Instant::now();
-                    for t in &tests {
+                    for wire in tests {
+                        let statements: Result<Vec<Statement>, NameId> =
+                            wire.into_iter().map(|s| s.into_statement(&names)).collect();
+                        let t = match statements {
+                            Ok(s) => Test::new(s),
+                            Err(id) => {
+                                let why = format!("a statement gives name {}, not sent", id.0);
+                                send(output, &Reply::Fatal(why), true);
+                                return 1;
+                            }
+                        };
+                        let t = &t;
                         self.inspection_changed = false;
                         let (mut result, mut retire) = self.run_test(t, observe);
                         // Observing found a getter that changes its object, after it had
