@@ -9,7 +9,9 @@
 //! worker each have a core) and the master's share of the CPU time the master and its
 //! workers used (from `/proc`, over the whole search, minimisation included; unknown when a
 //! worker was replaced during the run). A JSON line
-//! per run follows the text line.
+//! per run follows the text line; it also gives the CPU seconds of the master (all threads),
+//! of the workers and of the search's own thread (which, unlike wall-time shares, hardly
+//! move with the machine's noise: the figure to compare builds by).
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
@@ -97,6 +99,13 @@ impl CpuTimes {
     /// the whole `search` call, minimisation included: with `--no-minimise` it spans the same
     /// time as the other figures.
     fn share_since(&self, before: &CpuTimes) -> Option<f64> {
+        let (master, workers) = self.seconds_since(before)?;
+        (master + workers > 0.0).then(|| master / (master + workers))
+    }
+
+    /// CPU seconds of the master (all its threads) and of the workers since `before` (`None`
+    /// as for [`CpuTimes::share_since`]).
+    fn seconds_since(&self, before: &CpuTimes) -> Option<(f64, f64)> {
         let master = self.master? - before.master?;
         if self.workers.len() != before.workers.len() {
             return None;
@@ -105,10 +114,11 @@ impl CpuTimes {
         for (pid, t) in &self.workers {
             workers += t - before.workers.iter().find(|w| w.0 == *pid)?.1;
         }
-        (master + workers > 0.0).then(|| master / (master + workers))
+        Some((master, workers))
     }
 }
 
+/// CPU seconds of `/proc/<pid>/stat` (`pid` may be `self` or `thread-self`).
 fn cpu_seconds(pid: &str) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may hold spaces): state, then utime and stime at
@@ -269,6 +279,8 @@ fn main() {
                     ..defaults
                 };
                 let cpu_before = cpu_times(&worker_pids);
+                // The search runs on this thread (the host's threads are its own).
+                let thread_before = cpu_seconds("thread-self");
                 let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
                     Ok(r) => r,
                     Err(e) => {
@@ -285,6 +297,10 @@ fn main() {
                 );
                 let goals = eval.into_goals();
                 let cpu_after = cpu_times(&host.worker_pids());
+                let search_cpu = cpu_seconds("thread-self")
+                    .zip(thread_before)
+                    .map(|(a, b)| a - b);
+                let cpu_seconds = cpu_after.seconds_since(&cpu_before);
                 let stats = host.stats();
                 eprintln!(
                     "  host: {} tests, {} timeouts, {} crashes, {} retirements, {} restarts",
@@ -335,6 +351,9 @@ fn main() {
                     "outside_host": outside, "between_generations": between,
                     "generations": r.usage.generations,
                     "master_cpu_share": cpu_after.share_since(&cpu_before),
+                    "master_cpu_seconds": cpu_seconds.map(|c| c.0),
+                    "workers_cpu_seconds": cpu_seconds.map(|c| c.1),
+                    "search_thread_cpu_seconds": search_cpu,
                     "minimised": a.minimise, "suite_statements": suite_statements,
                     "criteria": a.criteria.to_string(), "budget": budget_json(&a.budget),
                 });
