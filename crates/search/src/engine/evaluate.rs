@@ -680,6 +680,8 @@ mod tests {
 
     use proptest::prelude::*;
 
+    use std::borrow::Cow;
+
     use super::{BLOCK, TestId, cut, inputs};
 
     #[test]
@@ -700,7 +702,7 @@ mod tests {
             },
             Statement::method("a/B", "m", "(J)V", None, vec![VarRef(4)]),
         ]);
-        let got: Vec<Prim> = inputs(&test).into_iter().map(|p| p.into_owned()).collect();
+        let got: Vec<Prim> = inputs(&test).into_iter().map(Cow::into_owned).collect();
         assert_eq!(
             got,
             [
