@@ -182,7 +182,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
             startup.as_secs_f64() * 1e3,
             host.ready().java_version,
             covered.len(),
-            map.branch_slots,
+            host.map().branch_slots,
             stats.timeouts,
             stats.crashes,
             stats.restarts

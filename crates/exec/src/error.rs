@@ -48,6 +48,9 @@ pub enum Error {
     /// Encoding or decoding a protocol message failed.
     #[error("protocol: {0}")]
     Protocol(String),
+    /// The host's stream thread failed; its workers are gone.
+    #[error("the host's stream thread stopped unexpectedly; its workers are gone")]
+    StreamThread,
     /// An I/O error on a pipe or a temporary directory.
     #[error("{context}: {source}")]
     Io {

@@ -18,10 +18,6 @@ pub enum Error {
     /// Goals could not be built.
     #[error(transparent)]
     Fitness(#[from] ferrosuite_fitness::Error),
-    /// The thread that hands tests to the execution host while the search builds more ended
-    /// without an answer (it does not end before the search stops sending, except by a bug).
-    #[error("the thread running the execution host stopped unexpectedly")]
-    HostThread,
     /// A parameter of [`Config`](crate::Config) is out of range (the message names it).
     #[error("invalid search configuration: {0}")]
     Config(String),

@@ -614,3 +614,80 @@ fn jdk_infrastructure_threads_are_not_leaks() {
     assert_eq!(host.stats().retirements, 0, "{:?}", host.stats());
     assert_eq!(host.stats().restarts, 0, "{:?}", host.stats());
 }
+
+/// Streams run on the host's own thread ([`Host::open_stream`]): a worker that dies in one
+/// costs exactly its test (a fresh worker, sent the names again, takes the rest), the thread
+/// serves the next stream, a batch takes the workers back from it, a stream after the batch
+/// starts it again, and a stream dropped without `finish` leaves the host usable.
+#[test]
+fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back() {
+    use std::sync::Arc;
+    for workers in [1, 2] {
+        let mut c = config(
+            vec![fixtures().clone()],
+            &["hostile/Counter", "hostile/Exits"],
+        );
+        c.sandbox = false;
+        c.workers = workers;
+        let mut host = Host::start(c).unwrap();
+        let counter = Arc::new(call("Counter", "next", "()I"));
+        let halt = Arc::new(Test::new(vec![
+            Statement::Primitive(Prim::Int(7)),
+            Statement::method(
+                "hostile/Exits",
+                "runtimeHalt",
+                "(I)V",
+                None,
+                vec![VarRef(0)],
+            ),
+        ]));
+        let stream_of = |host: &mut Host, chunks: Vec<Vec<Arc<Test>>>| {
+            let mut stream = host.open_stream(true, None).unwrap();
+            for c in chunks {
+                assert!(stream.send(c));
+            }
+            stream.close();
+            let mut got = std::collections::BTreeMap::new();
+            while let Some((i, r)) = stream.recv() {
+                got.insert(i, r);
+            }
+            stream.finish().unwrap();
+            got.into_values().collect::<Vec<_>>()
+        };
+        let mut first = vec![vec![Arc::clone(&counter); 10]; 3];
+        first[1][4] = Arc::clone(&halt);
+        let got = stream_of(&mut host, first);
+        assert_eq!(got.len(), 3, "{workers} worker(s)");
+        for (k, chunk) in got.iter().enumerate() {
+            assert_eq!(chunk.len(), 10, "{workers} worker(s), chunk {k}");
+            for (i, r) in chunk.iter().enumerate() {
+                if (k, i) == (1, 4) {
+                    assert!(matches!(&r.status, Status::Crashed(_)), "{:?}", r.status);
+                } else {
+                    assert_eq!(r.status, Status::Completed, "{workers}: chunk {k} test {i}");
+                    assert_eq!(r.observations[0].value, Some(Observed::Integer(1)));
+                }
+            }
+        }
+        let got = stream_of(&mut host, vec![vec![Arc::clone(&counter); 5]]);
+        assert!(got[0].iter().all(|r| r.status == Status::Completed));
+        let batch: Vec<Test> = (0..3).map(|_| call("Counter", "next", "()I")).collect();
+        let results = host.run(&batch, false).unwrap();
+        assert!(results.iter().all(|r| r.status == Status::Completed));
+        let stats = host.stats();
+        assert_eq!(stats.crashes, 1, "{workers} worker(s): {stats:?}");
+        assert_eq!(stats.tests, 30 + 5 + 3, "{workers} worker(s): {stats:?}");
+        // Dropped with a chunk in flight: the drop waits for it; the host goes on.
+        {
+            let stream = host.open_stream(false, None).unwrap();
+            assert!(stream.send(vec![Arc::clone(&counter); 4]));
+        }
+        let got = stream_of(&mut host, vec![vec![Arc::clone(&counter); 2]]);
+        assert_eq!(got[0].len(), 2);
+        assert_eq!(
+            host.stats().tests,
+            30 + 5 + 3 + 4 + 2,
+            "{workers} worker(s)"
+        );
+    }
+}

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque, hash_map};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 use std::rc::Rc;
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrosuite_exec::{Host, TestResult};
@@ -25,7 +25,7 @@ use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
 
 use super::budget::{Budget, Usage};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::suite::TestId;
 
 /// Tests an algorithm hands to [`Evaluator::run_streamed`] at once.
@@ -496,82 +496,74 @@ impl<'h> Evaluator<'h> {
         let call_started = Instant::now();
         let deadline = budget.time.map(|t| *started + t);
         let host: &mut Host = host;
-        std::thread::scope(|scope| {
-            let (to_host, requests) = mpsc::channel::<Vec<Arc<Test>>>();
-            let (to_search, replies) = mpsc::channel();
-            let runner = scope.spawn(move || {
-                let t0 = Instant::now();
-                let waited = host.run_stream(requests, &to_search, false, deadline)?;
-                Ok::<_, Error>(t0.elapsed().saturating_sub(waited))
-            });
-            let mut in_flight: VecDeque<Chunk> = VecDeque::new();
-            let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
-            let mut taken = 0usize;
-            let mut seen: BTreeSet<TestId> = BTreeSet::new();
-            // Dropped when nothing more comes: the host then ends once the chunks out are done.
-            let mut to_host = Some(to_host);
-            'chunks: loop {
-                if let Some(sender) = &to_host
-                    && in_flight.len() < AHEAD
-                {
-                    let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
-                        None
-                    } else {
-                        produce()?
-                    };
-                    let Some(chunk) = chunk else {
-                        to_host = None;
-                        continue;
-                    };
-                    let todo: Chunk = chunk
-                        .into_iter()
-                        .filter(|(id, _)| !books.cache.contains_key(id) && seen.insert(*id))
-                        .collect();
-                    if !todo.is_empty() {
-                        let batch = todo.iter().map(|(_, t)| Arc::clone(t)).collect();
-                        if sender.send(batch).is_err() {
-                            // The host stopped (deadline or failure): nothing more runs.
-                            to_host = None;
-                            continue;
-                        }
-                        in_flight.push_back(todo);
-                    }
-                    continue;
-                }
-                let Some(todo) = in_flight.pop_front() else {
-                    break;
+        // The host's own thread runs the chunks while this one builds the next and takes
+        // results in.
+        let mut stream = host.open_stream(false, deadline)?;
+        let mut in_flight: VecDeque<Chunk> = VecDeque::new();
+        let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
+        let mut taken = 0usize;
+        let mut seen: BTreeSet<TestId> = BTreeSet::new();
+        // Cleared when nothing more comes: the host then ends once the chunks out are done.
+        let mut open = true;
+        'chunks: loop {
+            if open && in_flight.len() < AHEAD {
+                let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
+                    None
+                } else {
+                    produce()?
                 };
-                // Chunks finish in order with one worker; with several they are put back in
-                // order.
-                while !arrived.contains_key(&taken) {
-                    match replies.recv() {
-                        Ok((i, results)) => {
-                            arrived.insert(i, results);
-                        }
-                        // The host stopped: the chunks not reported get no traces.
-                        Err(_) => break 'chunks,
+                let Some(chunk) = chunk else {
+                    open = false;
+                    stream.close();
+                    continue;
+                };
+                let todo: Chunk = chunk
+                    .into_iter()
+                    .filter(|(id, _)| !books.cache.contains_key(id) && seen.insert(*id))
+                    .collect();
+                if !todo.is_empty() {
+                    let batch = todo.iter().map(|(_, t)| Arc::clone(t)).collect();
+                    if !stream.send(batch) {
+                        // The host stopped (deadline or failure): nothing more runs.
+                        open = false;
+                        stream.close();
+                        continue;
                     }
+                    in_flight.push_back(todo);
                 }
-                let results = arrived.remove(&taken).unwrap_or_default();
-                taken += 1;
-                let t1 = Instant::now();
-                for ((id, test), result) in todo.into_iter().zip(results) {
-                    let trace = books.absorb(id, &test, result);
-                    taken_in(&books.goals, id, &test, &trace);
-                }
-                books.in_traces += t1.elapsed();
-                after_chunk(&mut Scoring {
-                    books,
-                    compiled,
-                    in_fitness,
-                });
+                continue;
             }
-            drop(to_host);
-            let worked = runner.join().map_err(|_| Error::HostThread)??;
-            *in_host += worked;
-            *in_calls += call_started.elapsed();
-            Ok(())
-        })
+            let Some(todo) = in_flight.pop_front() else {
+                break;
+            };
+            // Chunks finish in order with one worker; with several they are put back in
+            // order.
+            while !arrived.contains_key(&taken) {
+                match stream.recv() {
+                    Some((i, results)) => {
+                        arrived.insert(i, results);
+                    }
+                    // The host stopped: the chunks not reported get no traces.
+                    None => break 'chunks,
+                }
+            }
+            let results = arrived.remove(&taken).unwrap_or_default();
+            taken += 1;
+            let t1 = Instant::now();
+            for ((id, test), result) in todo.into_iter().zip(results) {
+                let trace = books.absorb(id, &test, result);
+                taken_in(&books.goals, id, &test, &trace);
+            }
+            books.in_traces += t1.elapsed();
+            after_chunk(&mut Scoring {
+                books,
+                compiled,
+                in_fitness,
+            });
+        }
+        *in_host += stream.finish()?;
+        *in_calls += call_started.elapsed();
+        Ok(())
     }
 
     /// Stops registering exception goals (minimisation runs variants of the final tests: an
