@@ -299,8 +299,10 @@ pub struct SuiteScorer {
     lines: Vec<u64>,
     /// Methods entered, one bit per method.
     entered: Vec<u64>,
-    /// Per method: 0 not called directly, 1 every call threw, 2 some call returned.
-    calls: Vec<u8>,
+    /// Methods called directly, and those of them with a call that returned (so: not called,
+    /// every call threw, some call returned), one bit per method.
+    called: Vec<u64>,
+    returned: Vec<u64>,
     /// An index per (method, exception class) pair any compiled trace threw, in the order
     /// first seen: a trace's exceptions become a bit set.
     exception_pairs: BTreeMap<(u32, Box<str>), u32>,
@@ -327,8 +329,10 @@ pub struct CompiledTrace {
     distances: Vec<(u32, f64)>,
     lines: Vec<u64>,
     methods: Vec<u64>,
-    /// (method, whether a call returned): one entry per method in a merge.
-    calls: Vec<(u32, bool)>,
+    /// Methods called directly, and those with a call that returned (bit sets: a merge ORs
+    /// them, with no list of calls to sort).
+    called: Vec<u64>,
+    returned: Vec<u64>,
     /// The (method, exception class) pairs thrown, by the scorer's pair index.
     exceptions: Vec<u64>,
     lost: bool,
@@ -348,7 +352,8 @@ impl CompiledTrace {
         t.fold_predicates(&mut self.once, &mut self.twice);
         or_grow(&mut self.lines, &t.lines);
         or_grow(&mut self.methods, &t.methods);
-        self.calls.extend_from_slice(&t.calls);
+        or_grow(&mut self.called, &t.called);
+        or_grow(&mut self.returned, &t.returned);
         or_grow(&mut self.exceptions, &t.exceptions);
     }
 
@@ -364,20 +369,16 @@ impl CompiledTrace {
         }
     }
 
-    /// Ends a merge: one call entry per method, bit sets cut after their last non-zero word.
+    /// Ends a merge: bit sets cut after their last non-zero word.
     fn finish(&mut self) {
-        if self.calls.len() > 1 {
-            // A returning call first, so that it is the one kept.
-            self.calls
-                .sort_unstable_by_key(|&(i, returned)| (i, !returned));
-            self.calls.dedup_by_key(|c| c.0);
-        }
         for v in [
             &mut self.taken,
             &mut self.once,
             &mut self.twice,
             &mut self.lines,
             &mut self.methods,
+            &mut self.called,
+            &mut self.returned,
             &mut self.exceptions,
         ] {
             while v.last() == Some(&0) {
@@ -579,7 +580,8 @@ impl SuiteScorer {
             touched: Vec::new(),
             lines: words(goals.lines.len()),
             entered: words(goals.methods.len()),
-            calls: vec![0; goals.methods.len()],
+            called: words(goals.methods.len()),
+            returned: words(goals.methods.len()),
             exception_pairs: BTreeMap::new(),
             exceptions: Vec::new(),
             slot_branch,
@@ -654,7 +656,10 @@ impl SuiteScorer {
                 .method_of(class, method)
                 .and_then(|i| u32::try_from(i).ok())
             {
-                c.calls.push((i, returned));
+                set_bit(&mut c.called, i as usize);
+                if returned {
+                    set_bit(&mut c.returned, i as usize);
+                }
             }
         }
         for (key, exception) in trace.exceptions() {
@@ -728,28 +733,33 @@ impl SuiteScorer {
         self.distance.fill(f64::INFINITY);
         self.lines.fill(0);
         self.entered.fill(0);
-        self.calls.fill(0);
+        self.called.fill(0);
+        self.returned.fill(0);
         self.exceptions.clear();
         self.exceptions
             .resize(self.exception_pairs.len().div_ceil(64), 0);
         let mut lost = false;
-        for t in traces {
+        let traces: Vec<&CompiledTrace> = traces.into_iter().collect();
+        for t in &traces {
             lost |= t.lost;
             or_into(&mut self.taken, &t.taken);
             t.fold_predicates(&mut self.once, &mut self.twice);
+            or_into(&mut self.lines, &t.lines);
+            or_into(&mut self.entered, &t.methods);
+            or_into(&mut self.called, &t.called);
+            or_into(&mut self.returned, &t.returned);
+            or_into(&mut self.exceptions, &t.exceptions);
+        }
+        // Distances once the outcomes taken are known: only those of outcomes the suite did
+        // not take are read (most entries of a part are outcomes another part took).
+        for t in &traces {
             for &(i, distance) in &t.distances {
-                if let Some(d) = self.distance.get_mut(i as usize) {
+                if !bit(&self.taken, i as usize)
+                    && let Some(d) = self.distance.get_mut(i as usize)
+                {
                     *d = d.min(distance);
                 }
             }
-            or_into(&mut self.lines, &t.lines);
-            or_into(&mut self.entered, &t.methods);
-            for &(i, returned) in &t.calls {
-                if let Some(c) = self.calls.get_mut(i as usize) {
-                    *c = (*c).max(if returned { 2 } else { 1 });
-                }
-            }
-            or_into(&mut self.exceptions, &t.exceptions);
         }
         let exceptions = ones(&self.exceptions);
         let count = |sets: &[u64], masks: &[Vec<u64>]| -> usize {
@@ -761,7 +771,7 @@ impl SuiteScorer {
             + self
                 .no_exception
                 .iter()
-                .filter(|&&m| self.calls.get(m) == Some(&2))
+                .filter(|&&m| bit(&self.returned, m))
                 .count();
         debug_assert_eq!(
             covered,
@@ -790,7 +800,7 @@ impl SuiteScorer {
             Link::Branch(n) => self.branch_taken(n),
             Link::Line(l) => bit(&self.lines, l),
             Link::Method(m) => bit(&self.entered, m),
-            Link::MethodNoException(m) => self.calls[m] == 2,
+            Link::MethodNoException(m) => bit(&self.returned, m),
             // Exception goals are registered after the static ones: never asked here.
             Link::Exception(_) => false,
         }
@@ -848,10 +858,14 @@ impl SuiteScorer {
             Criterion::MethodNoException => self
                 .no_exception
                 .iter()
-                .map(|&m| match self.calls.get(m) {
-                    Some(2) => 0.0,
-                    Some(1) => 0.5,
-                    _ => 1.0,
+                .map(|&m| {
+                    if bit(&self.returned, m) {
+                        0.0
+                    } else if bit(&self.called, m) {
+                        0.5
+                    } else {
+                        1.0
+                    }
                 })
                 .sum(),
             Criterion::Exception => 1.0 / (1.0 + exceptions as f64),
