@@ -32,10 +32,26 @@ use serde::{Deserialize, Serialize, Serializer};
 pub struct NameId(pub u32);
 
 /// The names sent to one worker process, numbered in the order sent (master side).
+///
+/// Names are looked up first by the address of their shared text: the statements a search
+/// builds share their names with the test cluster's operations, and hashing an address is much
+/// cheaper than hashing the text (which, twice per name of every statement sent, was most of the
+/// host thread's instructions). An address entry holds its `Arc`, so the address cannot be
+/// reused by another name while the entry is there; names that come as fresh copies fall back to
+/// the text, and the address entries are dropped when they grow past [`MAX_ADDRESSES`].
 #[derive(Debug, Default)]
 pub struct NameTable {
     ids: HashMap<Name, NameId, foldhash::fast::FixedState>,
     names: Vec<Name>,
+    by_address: HashMap<usize, (Name, NameId), foldhash::fast::FixedState>,
+}
+
+/// Most address entries a [`NameTable`] keeps (then it starts them over).
+pub const MAX_ADDRESSES: usize = 1 << 16;
+
+/// The address of a name's shared text.
+fn address(name: &Name) -> usize {
+    Name::as_ptr(name).cast::<u8>() as usize
 }
 
 impl NameTable {
@@ -62,22 +78,36 @@ impl NameTable {
         for n in self.names.drain(len.min(self.names.len())..) {
             self.ids.remove(&n);
         }
+        self.by_address.retain(|_, (_, id)| (id.0 as usize) < len);
     }
 
     /// The number of `name`, if the table has it.
     #[must_use]
-    pub fn get(&self, name: &str) -> Option<NameId> {
-        self.ids.get(name).copied()
+    pub fn get(&self, name: &Name) -> Option<NameId> {
+        match self.by_address.get(&address(name)) {
+            Some((_, id)) => Some(*id),
+            None => self.ids.get(&**name).copied(),
+        }
     }
 
     /// The number of `name`, adding it if new; `None` when the table is full (`u32` names).
     pub fn intern(&mut self, name: &Name) -> Option<NameId> {
-        if let Some(id) = self.ids.get(&**name) {
+        if let Some((_, id)) = self.by_address.get(&address(name)) {
             return Some(*id);
         }
-        let id = NameId(u32::try_from(self.names.len()).ok()?);
-        self.ids.insert(Name::clone(name), id);
-        self.names.push(Name::clone(name));
+        let id = if let Some(id) = self.ids.get(&**name) {
+            *id
+        } else {
+            let id = NameId(u32::try_from(self.names.len()).ok()?);
+            self.ids.insert(Name::clone(name), id);
+            self.names.push(Name::clone(name));
+            id
+        };
+        if self.by_address.len() >= MAX_ADDRESSES {
+            self.by_address.clear();
+        }
+        self.by_address
+            .insert(address(name), (Name::clone(name), id));
         Some(id)
     }
 
@@ -495,7 +525,7 @@ mod tests {
         assert_eq!(table.len(), mark + 2);
         table.truncate(mark);
         assert_eq!(table.len(), mark);
-        assert_eq!(table.get("z/Z"), None);
+        assert_eq!(table.get(&Name::from("z/Z")), None);
         // Sent again, the names are numbered as before and sent with it.
         let (new, _) = send(
             &[Test::new(vec![Statement::constructor(
@@ -506,7 +536,37 @@ mod tests {
             &mut table,
         );
         assert_eq!(new, ["z/Z", "()V"]);
-        assert_eq!(table.get("z/Z"), Some(NameId(u32::try_from(mark).unwrap())));
+        assert_eq!(
+            table.get(&Name::from("z/Z")),
+            Some(NameId(u32::try_from(mark).unwrap()))
+        );
+    }
+
+    #[test]
+    fn a_name_is_found_by_its_address_and_by_its_text() {
+        let mut table = NameTable::default();
+        let shared = Name::from("a/B");
+        let id = table.intern(&shared).unwrap();
+        // The same text in another allocation: the same number, no new name.
+        let copy = Name::from("a/B");
+        assert!(!Name::ptr_eq(&shared, &copy));
+        assert_eq!(table.intern(&copy), Some(id));
+        assert_eq!(table.get(&copy), Some(id));
+        assert_eq!(table.len(), 1);
+        // Taken back, a name is gone under its address too.
+        let other = Name::from("c/D");
+        table.intern(&other).unwrap();
+        table.truncate(1);
+        assert_eq!(table.get(&other), None);
+        assert_eq!(table.get(&shared), Some(id));
+        // Past the cap the address entries start over; every name keeps its number.
+        for k in 0..MAX_ADDRESSES + 10 {
+            let fresh = Name::from(if k % 2 == 0 { "a/B" } else { "e/F" });
+            table.intern(&fresh).unwrap();
+        }
+        assert_eq!(table.len(), 2);
+        assert!(table.by_address.len() <= MAX_ADDRESSES);
+        assert_eq!(table.get(&shared), Some(id));
     }
 
     #[test]
