@@ -489,31 +489,40 @@ fn sandboxed_apis_throw_and_touch_nothing() {
     eprintln!("sandbox corpus: {denied} denied calls over {rounds} rounds; {stats:?}");
 }
 
-/// Without the sandbox, `Runtime.halt` kills the worker in the middle of a batch whose earlier
-/// results may still be in the worker's buffer: those tests get their results all the same,
-/// the halting test alone is scored as crashed, and the tests after it run in a new worker.
-#[test]
-fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
+/// A host of `workers` workers for the static counter and `Runtime.halt`, unsandboxed (so
+/// that the halt kills its worker).
+fn counter_and_exits_host(workers: usize) -> Host {
     let mut c = config(
         vec![fixtures().clone()],
         &["hostile/Counter", "hostile/Exits"],
     );
     c.sandbox = false;
-    let mut host = Host::start(c).unwrap();
+    c.workers = workers;
+    Host::start(c).unwrap()
+}
+
+/// A test that halts its worker's JVM.
+fn runtime_halt() -> Test {
+    Test::new(vec![
+        Statement::Primitive(Prim::Int(7)),
+        Statement::method(
+            "hostile/Exits",
+            "runtimeHalt",
+            "(I)V",
+            None,
+            vec![VarRef(0)],
+        ),
+    ])
+}
+
+/// Without the sandbox, `Runtime.halt` kills the worker in the middle of a batch whose earlier
+/// results may still be in the worker's buffer: those tests get their results all the same,
+/// the halting test alone is scored as crashed, and the tests after it run in a new worker.
+#[test]
+fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
+    let mut host = counter_and_exits_host(1);
     let mut batch: Vec<Test> = (0..40).map(|_| call("Counter", "next", "()I")).collect();
-    batch.insert(
-        25,
-        Test::new(vec![
-            Statement::Primitive(Prim::Int(7)),
-            Statement::method(
-                "hostile/Exits",
-                "runtimeHalt",
-                "(I)V",
-                None,
-                vec![VarRef(0)],
-            ),
-        ]),
-    );
+    batch.insert(25, runtime_halt());
     let results = host.run(&batch, true).unwrap();
     assert_eq!(results.len(), batch.len());
     for (i, r) in results.iter().enumerate() {
@@ -548,28 +557,10 @@ fn a_worker_that_dies_mid_batch_costs_exactly_one_test() {
 #[test]
 fn a_worker_that_dies_with_a_chunk_sent_ahead_costs_exactly_one_test() {
     for workers in [1, 2] {
-        let mut c = config(
-            vec![fixtures().clone()],
-            &["hostile/Counter", "hostile/Exits"],
-        );
-        c.sandbox = false;
-        c.workers = workers;
-        let mut host = Host::start(c).unwrap();
+        let mut host = counter_and_exits_host(workers);
         let mut batch: Vec<Test> = (0..80).map(|_| call("Counter", "next", "()I")).collect();
         let halt = MIN_CHUNK + 9;
-        batch.insert(
-            halt,
-            Test::new(vec![
-                Statement::Primitive(Prim::Int(7)),
-                Statement::method(
-                    "hostile/Exits",
-                    "runtimeHalt",
-                    "(I)V",
-                    None,
-                    vec![VarRef(0)],
-                ),
-            ]),
-        );
+        batch.insert(halt, runtime_halt());
         let deadline = Instant::now() + Duration::from_secs(600);
         let results = host.run_until(&batch, true, Some(deadline)).unwrap();
         assert_eq!(results.len(), batch.len(), "{workers} worker(s)");
@@ -623,24 +614,9 @@ fn jdk_infrastructure_threads_are_not_leaks() {
 fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back() {
     use std::sync::Arc;
     for workers in [1, 2] {
-        let mut c = config(
-            vec![fixtures().clone()],
-            &["hostile/Counter", "hostile/Exits"],
-        );
-        c.sandbox = false;
-        c.workers = workers;
-        let mut host = Host::start(c).unwrap();
+        let mut host = counter_and_exits_host(workers);
         let counter = Arc::new(call("Counter", "next", "()I"));
-        let halt = Arc::new(Test::new(vec![
-            Statement::Primitive(Prim::Int(7)),
-            Statement::method(
-                "hostile/Exits",
-                "runtimeHalt",
-                "(I)V",
-                None,
-                vec![VarRef(0)],
-            ),
-        ]));
+        let halt = Arc::new(runtime_halt());
         let stream_of = |host: &mut Host, chunks: Vec<Vec<Arc<Test>>>| {
             let mut stream = host.open_stream(true, None).unwrap();
             for c in chunks {
