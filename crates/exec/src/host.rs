@@ -820,7 +820,9 @@ impl Host {
 
 /// A stream open on the host's stream thread ([`Host::open_stream`]): chunks go in with
 /// [`send`](Stream::send), results come out with [`recv`](Stream::recv), and
-/// [`finish`](Stream::finish) waits for the end. Dropping it closes it and waits as well.
+/// [`finish`](Stream::finish) waits for the end. Dropping it closes it and waits as well (a
+/// stream leaked with `mem::forget` is never closed: the host's thread waits for its chunks,
+/// and the host's next use waits for that thread).
 pub struct Stream<'h> {
     host: &'h mut Host,
     to_host: Option<mpsc::Sender<Vec<Arc<Test>>>>,
