@@ -415,6 +415,8 @@ pub struct Host {
     streamer: Option<Streamer>,
     /// Set when the stream thread died holding the slots: the workers are gone.
     lost: bool,
+    /// The slots' working directories (removed at drop even when the slots were lost).
+    workdirs: Vec<PathBuf>,
     ready: Ready,
 }
 
@@ -539,6 +541,7 @@ impl Host {
             program: Arc::new(program),
             setup: Arc::new(setup),
             map,
+            workdirs: slots.iter().map(|s| s.workdir.clone()).collect(),
             slots,
             streamer: None,
             lost: false,
@@ -792,8 +795,8 @@ impl Host {
             .as_ref()
             .is_some_and(|s| s.jobs.send(job).is_ok());
         if !sent {
+            // The thread is gone (it ends only by panicking): `park` marks the workers lost.
             self.park();
-            self.lost = true;
             return Err(Error::StreamThread);
         }
         Ok(Stream {
@@ -864,8 +867,8 @@ impl Stream<'_> {
         if let Some(Ok(r)) = done {
             return r;
         }
+        // The thread died without an answer: `park` marks the workers lost.
         self.host.park();
-        self.host.lost = true;
         Err(Error::StreamThread)
     }
 }
@@ -973,6 +976,12 @@ pub const MIN_CHUNK: usize = 16;
 impl Drop for Host {
     fn drop(&mut self) {
         self.park();
+        if self.lost {
+            // The slots went with the stream thread (their workers exit as their input closes).
+            for dir in &self.workdirs {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
         for slot in &mut self.slots {
             if let Some(mut p) = slot.proc.take() {
                 let _ = p.send(&RequestRef::Quit);
