@@ -92,19 +92,12 @@ struct CpuTimes {
 }
 
 impl CpuTimes {
-    /// The master's share of the CPU time the master and the workers used since `before`:
-    /// on one core, the share of the time spent outside the worker processes (search,
-    /// fitness, the master's side of the protocol). `None` without `/proc`, and when a
-    /// worker was replaced meanwhile (the CPU time of the one it replaced is gone). It covers
-    /// the whole `search` call, minimisation included: with `--no-minimise` it spans the same
-    /// time as the other figures.
-    fn share_since(&self, before: &CpuTimes) -> Option<f64> {
-        let (master, workers) = self.seconds_since(before)?;
-        (master + workers > 0.0).then(|| master / (master + workers))
-    }
-
-    /// CPU seconds of the master (all its threads) and of the workers since `before` (`None`
-    /// as for [`CpuTimes::share_since`]).
+    /// CPU seconds of the master (all its threads) and of the workers since `before`; the
+    /// master's share of their sum is, on one core, the share of the time spent outside the
+    /// worker processes (search, fitness, the master's side of the protocol). `None` without
+    /// `/proc`, and when a worker was replaced meanwhile (the CPU time of the one it replaced
+    /// is gone). It covers the whole `search` call, minimisation included: with
+    /// `--no-minimise` it spans the same time as the other figures.
     fn seconds_since(&self, before: &CpuTimes) -> Option<(f64, f64)> {
         let master = self.master? - before.master?;
         if self.workers.len() != before.workers.len() {
@@ -301,6 +294,9 @@ fn main() {
                     .zip(thread_before)
                     .map(|(a, b)| a - b);
                 let cpu_seconds = cpu_after.seconds_since(&cpu_before);
+                let cpu_share = cpu_seconds.and_then(|(master, workers)| {
+                    (master + workers > 0.0).then(|| master / (master + workers))
+                });
                 let stats = host.stats();
                 eprintln!(
                     "  host: {} tests, {} timeouts, {} crashes, {} retirements, {} restarts",
@@ -337,9 +333,7 @@ fn main() {
                     100.0 * jvm_share,
                     100.0 * outside,
                     100.0 * between,
-                    cpu_after
-                        .share_since(&cpu_before)
-                        .map_or("unknown".into(), |x| format!("{:.1} %", 100.0 * x)),
+                    cpu_share.map_or("unknown".into(), |x| format!("{:.1} %", 100.0 * x)),
                 );
                 let mut line = serde_json::json!({
                     "class": class, "algorithm": algorithm.name(), "seed": seed,
@@ -350,7 +344,7 @@ fn main() {
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "between_generations": between,
                     "generations": r.usage.generations,
-                    "master_cpu_share": cpu_after.share_since(&cpu_before),
+                    "master_cpu_share": cpu_share,
                     "master_cpu_seconds": cpu_seconds.map(|c| c.0),
                     "workers_cpu_seconds": cpu_seconds.map(|c| c.1),
                     "search_thread_cpu_seconds": search_cpu,

@@ -627,13 +627,13 @@ impl Host {
         }
     }
 
-    /// The slots, on this thread; an error when the stream thread died with them.
-    fn slots(&mut self) -> Result<&mut Vec<Slot>> {
+    /// Brings the slots back to this thread; an error when the stream thread died with them.
+    fn reclaim(&mut self) -> Result<()> {
         self.park();
         if self.lost {
             return Err(Error::StreamThread);
         }
-        Ok(&mut self.slots)
+        Ok(())
     }
 
     /// Runs tests, split over the workers, and returns one result per test in order.
@@ -661,7 +661,8 @@ impl Host {
         if tests.is_empty() {
             return Ok(Vec::new());
         }
-        let workers = self.slots()?.len().min(tests.len());
+        self.reclaim()?;
+        let workers = self.slots.len().min(tests.len());
         let size = if deadline.is_some() {
             MIN_CHUNK
         } else if workers == 1 {
@@ -730,12 +731,14 @@ impl Host {
             observe,
             deadline,
         };
-        let (program, setup, config) = (
-            Arc::clone(&self.program),
-            Arc::clone(&self.setup),
-            Arc::clone(&self.config),
-        );
-        stream_job(self.slots()?, &program, &setup, &config, job)
+        self.reclaim()?;
+        stream_job(
+            &mut self.slots,
+            &self.program,
+            &self.setup,
+            &self.config,
+            job,
+        )
     }
 
     /// Opens a stream run by the host's stream thread: the chunks sent through the returned
@@ -846,6 +849,12 @@ impl Stream<'_> {
     #[must_use]
     pub fn recv(&self) -> Option<(usize, Vec<TestResult>)> {
         self.from_host.recv().ok()
+    }
+
+    /// Whether chunks may still be sent (not [`close`](Self::close)d).
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        self.to_host.is_some()
     }
 
     /// No more chunks: the stream ends once those sent are done.

@@ -721,12 +721,13 @@ impl SuiteScorer {
     }
 
     /// The whole-suite fitness of the suite whose tests left these compiled traces (compiled
-    /// by this scorer): the same as [`SuiteScorer::score`] on the traces themselves.
-    pub fn score_compiled<'a>(
-        &mut self,
-        goals: &GoalSet,
-        traces: impl IntoIterator<Item = &'a CompiledTrace>,
-    ) -> SuiteFitness {
+    /// by this scorer): the same as [`SuiteScorer::score`] on the traces themselves. The
+    /// traces are read twice (sets first, then the distances of outcomes not taken).
+    pub fn score_compiled<'a, I>(&mut self, goals: &GoalSet, traces: I) -> SuiteFitness
+    where
+        I: IntoIterator<Item = &'a CompiledTrace>,
+        I::IntoIter: Clone,
+    {
         self.taken.fill(0);
         self.once.fill(0);
         self.twice.fill(0);
@@ -739,8 +740,8 @@ impl SuiteScorer {
         self.exceptions
             .resize(self.exception_pairs.len().div_ceil(64), 0);
         let mut lost = false;
-        let traces: Vec<&CompiledTrace> = traces.into_iter().collect();
-        for t in &traces {
+        let traces = traces.into_iter();
+        for t in traces.clone() {
             lost |= t.lost;
             or_into(&mut self.taken, &t.taken);
             t.fold_predicates(&mut self.once, &mut self.twice);
@@ -752,7 +753,7 @@ impl SuiteScorer {
         }
         // Distances once the outcomes taken are known: only those of outcomes the suite did
         // not take are read (most entries of a part are outcomes another part took).
-        for t in &traces {
+        for t in traces {
             for &(i, distance) in &t.distances {
                 if !bit(&self.taken, i as usize)
                     && let Some(d) = self.distance.get_mut(i as usize)

@@ -503,17 +503,15 @@ impl<'h> Evaluator<'h> {
         let mut arrived: BTreeMap<usize, Vec<TestResult>> = BTreeMap::new();
         let mut taken = 0usize;
         let mut seen: BTreeSet<TestId> = BTreeSet::new();
-        // Cleared when nothing more comes: the host then ends once the chunks out are done.
-        let mut open = true;
         'chunks: loop {
-            if open && in_flight.len() < AHEAD {
+            // Closed when nothing more comes: the host then ends once the chunks out are done.
+            if stream.is_open() && in_flight.len() < AHEAD {
                 let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
                     None
                 } else {
                     produce()?
                 };
                 let Some(chunk) = chunk else {
-                    open = false;
                     stream.close();
                     continue;
                 };
@@ -525,7 +523,6 @@ impl<'h> Evaluator<'h> {
                     let batch = todo.iter().map(|(_, t)| Arc::clone(t)).collect();
                     if !stream.send(batch) {
                         // The host stopped (deadline or failure): nothing more runs.
-                        open = false;
                         stream.close();
                         continue;
                     }
@@ -668,11 +665,10 @@ fn inputs(test: &Test) -> Vec<Cow<'_, Prim>> {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
     use std::collections::BTreeSet;
 
     use proptest::prelude::*;
-
-    use std::borrow::Cow;
 
     use super::{BLOCK, TestId, cut, inputs};
 

@@ -107,6 +107,16 @@ fn score_with(
         .collect()
 }
 
+impl Individual {
+    /// Its fitness, as an offspring that is this individual unchanged takes it.
+    fn score(&self) -> Score {
+        Score {
+            fitness: self.fitness,
+            complete: self.complete,
+        }
+    }
+}
+
 /// What selection reads of a suite's fitness.
 #[derive(Clone, Copy)]
 struct Score {
@@ -261,12 +271,8 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     let changed1 = mutate_suite(factory, &mut o1, ids, rng)?;
                     let changed2 = mutate_suite(factory, &mut o2, ids, rng)?;
                     new_tests += o1.changed().count() + o2.changed().count();
-                    let copy = |p: &Individual, changed: bool| {
-                        (!crossed && !changed).then_some(Score {
-                            fitness: p.fitness,
-                            complete: p.complete,
-                        })
-                    };
+                    let copy =
+                        |p: &Individual, changed: bool| (!crossed && !changed).then(|| p.score());
                     copies.borrow_mut().extend([
                         copy(&parents_pop[i], changed1),
                         copy(&parents_pop[j], changed2),
