@@ -137,32 +137,45 @@ impl GoalSet {
     /// of a class's probes.
     #[must_use]
     pub fn covered(&self, trace: &Trace) -> Vec<GoalId> {
-        let index = &self.by_probe;
         let mut out: Vec<GoalId> = Vec::new();
+        self.for_each_covered(trace, |goals| out.extend_from_slice(goals));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The goals the trace covers, as [`GoalSet::covered`] finds them but neither sorted nor
+    /// deduplicated: `f` gets runs of goals, in no particular order, and may get a goal more
+    /// than once (a line under two probes, a branch and its line). For a caller whose use of a
+    /// goal does not depend on order or repeats (an archive that keeps the shorter test), this
+    /// spares a vector and a sort per test.
+    pub fn for_each_covered(&self, trace: &Trace, mut f: impl FnMut(&[GoalId])) {
+        let index = &self.by_probe;
         for &(slot, hits, _) in trace.branches() {
             if hits > 0 {
-                out.extend_from_slice(index.branches.get(slot.0));
+                f(index.branches.get(slot.0));
             }
         }
         for &line in trace.lines() {
-            out.extend_from_slice(index.lines.get(line.0));
+            f(index.lines.get(line.0));
         }
         for &method in trace.methods() {
-            out.extend_from_slice(index.methods.get(method.0));
+            f(index.methods.get(method.0));
         }
         for &(key, returned) in trace.calls() {
             if returned {
-                out.extend(goals_under(&index.returned, key));
+                for g in goals_under(&index.returned, key) {
+                    f(&[g]);
+                }
             }
         }
         for ((class, method), exception) in trace.exceptions() {
             if let Some(m) = self.method_index(*class, *method) {
-                out.extend(self.exception_goal_of(m, exception));
+                if let Some(g) = self.exception_goal_of(m, exception) {
+                    f(&[g]);
+                }
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// [`GoalSet::covered`] by asking every goal: the reference it is tested against.

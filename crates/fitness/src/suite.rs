@@ -232,8 +232,9 @@ const NONE: u32 = u32::MAX;
 /// generation, so the scorer instead compiles each test's trace once into its own dense
 /// indices ([`CompiledTrace`]) and folds the compiled traces of a suite: bit sets for the
 /// branch outcomes taken, the predicates evaluated once and at least twice, the lines hit and
-/// the methods entered (a few machine words per trace), and a list of the smallest distances
-/// of the outcomes the trace did not take. A predicate evaluated at least twice by the suite
+/// the methods entered (a few machine words per trace), and the smallest distances of the
+/// branch outcomes the trace did not take (a bit set of those outcomes and their distances in
+/// slot order, so that a fold skips a word of outcomes the suite took at once). A predicate evaluated at least twice by the suite
 /// is one evaluated twice by some trace or once by two of them, so the fold keeps "once" and
 /// "twice" sets: `twice |= t.twice | (once & t.once); once |= t.once`. Hit counts beyond
 /// that are never read: a branch counts as taken or not, and its distance only matters while
@@ -249,7 +250,7 @@ const NONE: u32 = u32::MAX;
 /// ```text
 /// predicate p with outcome slots 4 (branch b4, dense index 0) and 5 (b5, dense index 1)
 /// t1 = {slot 4: hits 1, slot 5: distance 7}, t2 = {slot 4: hits 2, slot 5: distance 3}
-/// compiled: t1 taken {0}, once {p}, distances [(1, 7)]; t2 taken {0}, once, twice {p}, [(1, 3)]
+/// compiled: t1 taken {0}, once {p}, near {1} [7]; t2 taken {0}, once, twice {p}, near {1} [3]
 /// suite: taken {0}, twice {p}, distance[1] = 3 => b4 scores 0, b5 scores ν(3) = 0.75
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -290,11 +291,12 @@ pub struct SuiteScorer {
     twice: Vec<u64>,
     /// Per dense slot: the smallest distance of a trace that did not take it.
     distance: Vec<f64>,
-    /// Scratch of [`SuiteScorer::merge`]: per dense slot the smallest distance so far, and
-    /// the slots it set, in the order first seen (the entries of those are cleared after
-    /// each merge).
-    merge_distance: Vec<Option<f64>>,
-    touched: Vec<u32>,
+    /// Scratch of [`SuiteScorer::merge`]: per dense slot the smallest distance so far (`+∞`
+    /// between merges), and one bit per slot set (cleared after each merge).
+    merge_distance: Vec<f64>,
+    merge_near: Vec<u64>,
+    /// Scratch of [`SuiteScorer::compile`]: (dense slot, distance) as the trace lists them.
+    compile_near: Vec<(u32, f64)>,
     /// Lines hit, one bit per line goal.
     lines: Vec<u64>,
     /// Methods entered, one bit per method.
@@ -325,8 +327,12 @@ pub struct CompiledTrace {
     /// Predicates evaluated at least once, at least twice.
     once: Vec<u64>,
     twice: Vec<u64>,
-    /// (dense slot, smallest distance) of the outcomes seen but not taken.
-    distances: Vec<(u32, f64)>,
+    /// Dense slots of the branch outcomes seen but not taken, and their smallest distances,
+    /// one per bit of `near` in slot order (an outcome of `taken` is never in `near`); per
+    /// word of `near`, the index in `distance` of its first bit.
+    near: Vec<u64>,
+    near_rank: Vec<u32>,
+    distance: Vec<f64>,
     lines: Vec<u64>,
     methods: Vec<u64>,
     /// Methods called directly, and those with a call that returned (bit sets: a merge ORs
@@ -373,6 +379,7 @@ impl CompiledTrace {
     fn finish(&mut self) {
         for v in [
             &mut self.taken,
+            &mut self.near,
             &mut self.once,
             &mut self.twice,
             &mut self.lines,
@@ -385,22 +392,82 @@ impl CompiledTrace {
                 v.pop();
             }
         }
+        self.near_rank.truncate(self.near.len());
     }
 
-    /// [`SuiteScorer::merge`] the simple way (distances sorted by slot): the oracle of the
+    /// Calls `f(slot, distance)` for each outcome of `near` whose bit is not in `taken`, in
+    /// slot order: a word of `near` the suite took entirely costs a mask and a test.
+    fn for_each_open(&self, taken: &[u64], mut f: impl FnMut(usize, f64)) {
+        for (w, (&bits, &rank)) in self.near.iter().zip(&self.near_rank).enumerate() {
+            let open = bits & !taken.get(w).copied().unwrap_or(0);
+            if open == 0 {
+                continue;
+            }
+            let (mut rest, mut r) = (bits, rank as usize);
+            while rest != 0 {
+                let b = rest.trailing_zeros();
+                rest &= rest - 1;
+                if open & (1 << b) != 0
+                    && let Some(&d) = self.distance.get(r)
+                {
+                    f(w * 64 + b as usize, d);
+                }
+                r += 1;
+            }
+        }
+    }
+
+    /// Adds the distance of slot `i`, above every slot added before.
+    fn push_distance(&mut self, i: usize, d: f64) {
+        let w = i / 64;
+        if self.near.len() <= w {
+            let rank = u32::try_from(self.distance.len()).unwrap_or(u32::MAX);
+            self.near.resize(w + 1, 0);
+            self.near_rank.resize(w + 1, rank);
+        }
+        self.near[w] |= 1 << (i % 64);
+        self.distance.push(d);
+    }
+
+    /// The (slot, distance) entries in slot order.
+    #[cfg(test)]
+    fn distances(&self) -> Vec<(usize, f64)> {
+        let mut out = Vec::new();
+        self.for_each_open(&[], |i, d| out.push((i, d)));
+        out
+    }
+
+    /// Sets `near` and `distance` from (slot, distance) entries in any order: per slot the
+    /// smallest, outcomes of `taken` left out.
+    fn set_distances(&mut self, entries: &mut [(u32, f64)]) {
+        entries.sort_unstable_by_key(|e| e.0);
+        let mut last = None;
+        for &(i, d) in entries.iter() {
+            if bit(&self.taken, i as usize) {
+                continue;
+            }
+            if last == Some(i) {
+                if let Some(best) = self.distance.last_mut() {
+                    *best = best.min(d);
+                }
+                continue;
+            }
+            last = Some(i);
+            self.push_distance(i as usize, d);
+        }
+    }
+
+    /// [`SuiteScorer::merge`] the simple way (all distances sorted by slot): the oracle of the
     /// tests.
     #[cfg(test)]
     fn merge<'a>(traces: impl IntoIterator<Item = &'a CompiledTrace>) -> CompiledTrace {
         let mut m = CompiledTrace::default();
+        let mut entries = Vec::new();
         for t in traces {
             m.fold_sets(t);
-            m.distances.extend_from_slice(&t.distances);
+            entries.extend(t.distances().into_iter().map(|(i, d)| (i as u32, d)));
         }
-        let taken = &m.taken;
-        m.distances.retain(|&(i, _)| !bit(taken, i as usize));
-        m.distances
-            .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        m.distances.dedup_by_key(|d| d.0);
+        m.set_distances(&mut entries);
         m.finish();
         m
     }
@@ -576,8 +643,9 @@ impl SuiteScorer {
             once: words(goals.predicates.len()),
             twice: words(goals.predicates.len()),
             distance: vec![f64::INFINITY; slots.len()],
-            merge_distance: vec![None; slots.len()],
-            touched: Vec::new(),
+            merge_distance: vec![f64::INFINITY; slots.len()],
+            merge_near: words(slots.len()),
+            compile_near: Vec::new(),
             lines: words(goals.lines.len()),
             entered: words(goals.methods.len()),
             called: words(goals.methods.len()),
@@ -624,8 +692,11 @@ impl SuiteScorer {
                 continue;
             };
             if h == 0 {
-                if let Ok(dense) = u32::try_from(i) {
-                    c.distances.push((dense, distance));
+                // Only a branch's distance is ever read.
+                if bit(&self.branch_slots, i)
+                    && let Ok(dense) = u32::try_from(i)
+                {
+                    self.compile_near.push((dense, distance));
                 }
                 continue;
             }
@@ -675,6 +746,10 @@ impl SuiteScorer {
                 set_bit(&mut c.exceptions, pair as usize);
             }
         }
+        let mut near = std::mem::take(&mut self.compile_near);
+        c.set_distances(&mut near);
+        near.clear();
+        self.compile_near = near;
         c
     }
 
@@ -684,36 +759,48 @@ impl SuiteScorer {
     /// Outcomes, lines, methods and exception pairs are unions; a predicate is evaluated
     /// twice when one part evaluated it twice or two parts once each; calls keep per method
     /// whether any returned; distances keep per outcome the smallest, and only for outcomes
-    /// no part took (the suite never reads the distance of an outcome it took). Distances go
+    /// no part took (the suite never reads the distance of an outcome it took). The parts are
+    /// read twice: the sets first, then the distances of the outcomes the merge did not take,
     /// through a table indexed by slot, so the cost is linear in the parts' sizes.
     ///
     /// ```text
-    /// t1: taken {0}, once {p}, distances [(1, 7)]    t2: once {p}, distances [(0, 2), (1, 3)]
-    /// merge: taken {0}, once {p}, twice {p}, distances [(1, 3)]
+    /// t1: taken {0}, once {p}, near {1} [7]    t2: once {p}, near {0, 1} [2, 3]
+    /// merge: taken {0}, once {p}, twice {p}, near {1} [3]
     /// ```
-    pub fn merge<'a>(
-        &mut self,
-        traces: impl IntoIterator<Item = &'a CompiledTrace>,
-    ) -> CompiledTrace {
+    pub fn merge<'a, I>(&mut self, traces: I) -> CompiledTrace
+    where
+        I: IntoIterator<Item = &'a CompiledTrace>,
+        I::IntoIter: Clone,
+    {
         let mut m = CompiledTrace::default();
-        for t in traces {
+        let traces = traces.into_iter();
+        for t in traces.clone() {
             m.fold_sets(t);
-            for &(i, d) in &t.distances {
-                match self.merge_distance.get_mut(i as usize) {
-                    Some(Some(best)) => *best = best.min(d),
-                    Some(entry) => {
-                        *entry = Some(d);
-                        self.touched.push(i);
-                    }
-                    None => {}
-                }
-            }
         }
-        for i in self.touched.drain(..) {
-            if let Some(Some(best)) = self.merge_distance.get_mut(i as usize).map(Option::take)
-                && !bit(&m.taken, i as usize)
-            {
-                m.distances.push((i, best));
+        let (table, seen) = (&mut self.merge_distance, &mut self.merge_near);
+        for t in traces {
+            t.for_each_open(&m.taken, |i, d| {
+                if let (Some(best), Some(word)) = (table.get_mut(i), seen.get_mut(i / 64)) {
+                    *best = best.min(d);
+                    *word |= 1 << (i % 64);
+                }
+            });
+        }
+        // Out in slot order, the table and the bits cleared behind.
+        let len = seen.iter().rposition(|&w| w != 0).map_or(0, |w| w + 1);
+        m.near.reserve_exact(len);
+        m.near_rank.reserve_exact(len);
+        for (w, bits) in seen.iter_mut().take(len).enumerate() {
+            let mut open = std::mem::take(bits);
+            m.near.push(open);
+            m.near_rank
+                .push(u32::try_from(m.distance.len()).unwrap_or(u32::MAX));
+            while open != 0 {
+                let i = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                if let Some(best) = table.get_mut(i) {
+                    m.distance.push(std::mem::replace(best, f64::INFINITY));
+                }
             }
         }
         m.finish();
@@ -752,15 +839,15 @@ impl SuiteScorer {
             or_into(&mut self.exceptions, &t.exceptions);
         }
         // Distances once the outcomes taken are known: only those of outcomes the suite did
-        // not take are read (most entries of a part are outcomes another part took).
+        // not take are read (most entries of a part are outcomes another part took, skipped
+        // a word at a time).
+        let (taken, distance) = (&self.taken, &mut self.distance);
         for t in traces {
-            for &(i, distance) in &t.distances {
-                if !bit(&self.taken, i as usize)
-                    && let Some(d) = self.distance.get_mut(i as usize)
-                {
-                    *d = d.min(distance);
+            t.for_each_open(taken, |i, d| {
+                if let Some(best) = distance.get_mut(i) {
+                    *best = best.min(d);
                 }
-            }
+            });
         }
         let exceptions = ones(&self.exceptions);
         let count = |sets: &[u64], masks: &[Vec<u64>]| -> usize {
@@ -1124,11 +1211,9 @@ mod tests {
             }
             let mut merged: Vec<CompiledTrace> =
                 blocks.iter().map(|b| scorer.merge(b.iter().copied())).collect();
-            // The scorer's merge is the simple one, up to the order of the distances.
+            // The scorer's merge is the simple one.
             for (b, m) in blocks.iter().zip(&merged) {
-                let mut m = m.clone();
-                m.distances.sort_unstable_by_key(|d| d.0);
-                prop_assert_eq!(&m, &CompiledTrace::merge(b.iter().copied()));
+                prop_assert_eq!(m, &CompiledTrace::merge(b.iter().copied()));
             }
             if nested && merged.len() >= 2 {
                 let tail = merged.split_off(merged.len() / 2);

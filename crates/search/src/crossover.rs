@@ -12,7 +12,7 @@
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::{Statement, Test, VarRef};
 
-use crate::factory::{Factory, value_types};
+use crate::factory::Factory;
 use crate::random::{Rng, index};
 
 /// Single-point crossover of two tests: the first `a` statements of `t1`, then the statements
@@ -50,7 +50,7 @@ pub fn crossover_at(f: &Factory<'_>, t1: &Test, t2: &Test, a: usize, b: usize) -
         };
         let have_types = match &mut out_types {
             Some(t) => t,
-            None => out_types.insert(value_types(&t1.statements[..a]).ok()?),
+            None => out_types.insert(f.value_types(&t1.statements[..a]).ok()?),
         };
         // Arrays only to the same type: a `String[]` passed as an `Object[]` would take
         // stores of any object.

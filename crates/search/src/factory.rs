@@ -70,7 +70,9 @@
 //! ```
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::cluster::{
@@ -271,6 +273,42 @@ pub struct Factory<'a> {
     /// For each type of the cluster: [`TestCluster::generators_for`] it, and whether a string
     /// fits it (`String` is a listed subtype): what [`Gen::create`] chooses from.
     creators: HashMap<FieldType, Creators<'a>>,
+    /// What [`Factory::value_types`] found for call results and field reads (see
+    /// [`TypeMemo`]).
+    type_memo: RefCell<TypeMemo>,
+}
+
+/// Value types of call and field-read statements by the address of their descriptor's shared
+/// text and the statement's kind (the entry holds the text, so that its address cannot be
+/// reused by another). The statements a search builds share their descriptors with the test
+/// cluster's operations, so a mutation that needs a test's value types clones each type
+/// instead of parsing its descriptor again. Starts over past [`TypeMemo::MAX`] entries.
+#[derive(Debug, Clone, Default)]
+struct TypeMemo(HashMap<(usize, bool), Remembered, foldhash::fast::FixedState>);
+
+/// A [`TypeMemo`] entry: the descriptor (held) and the value type found for it.
+type Remembered = (Arc<str>, Option<FieldType>);
+
+impl TypeMemo {
+    const MAX: usize = 1 << 16;
+
+    fn value_type(&mut self, s: &Statement) -> Result<Option<FieldType>> {
+        let (descriptor, method) = match s {
+            Statement::Method { descriptor, .. } => (descriptor, true),
+            Statement::FieldRead { descriptor, .. } => (descriptor, false),
+            _ => return Ok(s.value_type()?),
+        };
+        let key = (Arc::as_ptr(descriptor).cast::<u8>() as usize, method);
+        if let Some((_, ty)) = self.0.get(&key) {
+            return Ok(ty.clone());
+        }
+        let ty = s.value_type()?;
+        if self.0.len() >= Self::MAX {
+            self.0.clear();
+        }
+        self.0.insert(key, (Arc::clone(descriptor), ty.clone()));
+        Ok(ty)
+    }
 }
 
 /// What can create a value of one class (see [`Factory::creators`]).
@@ -410,7 +448,18 @@ impl<'a> Factory<'a> {
             params,
             cut_param_types,
             creators,
+            type_memo: RefCell::default(),
         })
+    }
+
+    /// [`value_types`] of `statements`, with the types of call results and field reads
+    /// remembered by descriptor (see [`TypeMemo`]).
+    ///
+    /// # Errors
+    /// A statement whose descriptor does not parse.
+    pub fn value_types(&self, statements: &[Statement]) -> Result<Vec<Option<FieldType>>> {
+        let mut memo = self.type_memo.borrow_mut();
+        statements.iter().map(|s| memo.value_type(s)).collect()
     }
 
     /// [`Call::params`] of `call`: looked up for the calls of the factory's cluster (the CUT's
@@ -540,7 +589,7 @@ impl<'a> Factory<'a> {
         rng: &mut R,
         build: impl FnOnce(&mut Gen<'_, 'a, R>) -> Option<VarRef>,
     ) -> Result<bool> {
-        let mut types = value_types(&test.statements)?;
+        let mut types = self.value_types(&test.statements)?;
         Ok(self.splice_typed(test, &mut types, pos, replace, rng, build))
     }
 
@@ -619,7 +668,7 @@ impl<'a> Factory<'a> {
     /// random call on the CUT, a call on an existing value, or a call taking an existing value,
     /// each with probability 1/3. Returns whether the test changed.
     pub fn insert_random<R: Rng + ?Sized>(&self, test: &mut Test, rng: &mut R) -> Result<bool> {
-        let mut types = value_types(&test.statements)?;
+        let mut types = self.value_types(&test.statements)?;
         self.insert_random_typed(test, &mut types, rng)
     }
 
@@ -646,7 +695,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(&test.statements)?;
+        let mut types = self.value_types(&test.statements)?;
         Ok(self.cut_call_at(test, &mut types, pos, rng))
     }
 
@@ -691,7 +740,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(&test.statements)?;
+        let mut types = self.value_types(&test.statements)?;
         Ok(self.call_on_value_at(test, &mut types, pos, rng))
     }
 
@@ -740,7 +789,7 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> Result<bool> {
-        let mut types = value_types(&test.statements)?;
+        let mut types = self.value_types(&test.statements)?;
         Ok(self.call_with_value_at(test, &mut types, pos, rng))
     }
 

@@ -87,7 +87,7 @@ fn mutate_via<T, R: Rng + ?Sized>(
     let c = f.config();
     let mut changed = false;
     if chance(rng, c.remove_probability) {
-        changed |= remove_step(get(test), rng)? > 0;
+        changed |= remove_step_typed(get(test), rng, &|s| f.value_types(s))? > 0;
     }
     if chance(rng, c.change_probability) {
         changed |= change_step(f, get(test), rng)? > 0;
@@ -101,6 +101,18 @@ fn mutate_via<T, R: Rng + ?Sized>(
 /// The remove step: each statement deleted with probability 1/n, last to first, with repair.
 /// Returns how many statements were deleted (repairs included).
 pub fn remove_step<R: Rng + ?Sized>(test: &mut Test, rng: &mut R) -> Result<usize> {
+    remove_step_typed(test, rng, &value_types)
+}
+
+/// The value types of a test's statements, as [`value_types`] gives them.
+type TypesOf<'f> = dyn Fn(&[Statement]) -> Result<Vec<Option<FieldType>>> + 'f;
+
+/// [`remove_step`] with the value types from `types_of` (a factory's, which remembers them).
+fn remove_step_typed<R: Rng + ?Sized>(
+    test: &mut Test,
+    rng: &mut R,
+    types_of: &TypesOf<'_>,
+) -> Result<usize> {
     let n = test.len();
     if n == 0 {
         return Ok(0);
@@ -109,7 +121,7 @@ pub fn remove_step<R: Rng + ?Sized>(test: &mut Test, rng: &mut R) -> Result<usiz
     let mut removed = 0;
     for i in (0..n).rev() {
         if i < test.len() && chance(rng, p) {
-            removed += remove_with_repair(test, i, rng)?;
+            removed += remove_with_repair_typed(test, i, rng, types_of)?;
         }
     }
     Ok(removed)
@@ -122,6 +134,16 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
     test: &mut Test,
     index: usize,
     rng: &mut R,
+) -> Result<usize> {
+    remove_with_repair_typed(test, index, rng, &value_types)
+}
+
+/// [`remove_with_repair`] with the value types from `types_of`.
+fn remove_with_repair_typed<R: Rng + ?Sized>(
+    test: &mut Test,
+    index: usize,
+    rng: &mut R,
+    types_of: &TypesOf<'_>,
 ) -> Result<usize> {
     let n = test.len();
     if index >= n {
@@ -141,7 +163,7 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
         }
         let types: &[Option<FieldType>] = match &mut types {
             Some(t) => t,
-            None => types.insert(value_types(&test.statements)?),
+            None => types.insert(types_of(&test.statements)?),
         };
         let mut lost = false;
         for r in test.statements[j].uses_mut() {
@@ -228,7 +250,7 @@ pub fn insert_step<R: Rng + ?Sized>(
     while test.len() < f.config().max_test_length && chance(rng, pk) {
         let types = match &mut types {
             Some(t) => t,
-            None => types.insert(value_types(&test.statements)?),
+            None => types.insert(f.value_types(&test.statements)?),
         };
         if f.insert_random_typed(test, types, rng)? {
             inserted += 1;
@@ -391,7 +413,7 @@ fn replace_input<R: Rng + ?Sized>(
     slot: Option<usize>,
     rng: &mut R,
 ) -> Result<bool> {
-    let types = value_types(&test.statements)?;
+    let types = f.value_types(&test.statements)?;
     let Some(stmt) = test.statements.get(at) else {
         return Ok(false);
     };

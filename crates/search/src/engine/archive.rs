@@ -48,26 +48,30 @@ impl Archive {
             return 0;
         }
         let mut new = 0;
-        for g in goals.covered(trace) {
-            let i = g.index();
-            if self.best.len() <= i {
-                self.best.resize_with(i + 1, || None);
-            }
-            let slot = &mut self.best[i];
-            match slot {
-                Some(k) if k.test.len() <= test.len() => {}
-                prev => {
-                    if prev.is_none() {
-                        new += 1;
+        // Each goal on its own: the order does not matter, and a goal met again is kept by
+        // this test already (its length is not below itself).
+        goals.for_each_covered(trace, |covered| {
+            for g in covered {
+                let i = g.index();
+                if self.best.len() <= i {
+                    self.best.resize_with(i + 1, || None);
+                }
+                let slot = &mut self.best[i];
+                match slot {
+                    Some(k) if k.test.len() <= test.len() => {}
+                    prev => {
+                        if prev.is_none() {
+                            new += 1;
+                        }
+                        *prev = Some(Kept {
+                            id,
+                            test: test.clone(),
+                            trace: Arc::clone(trace),
+                        });
                     }
-                    *prev = Some(Kept {
-                        id,
-                        test: test.clone(),
-                        trace: Arc::clone(trace),
-                    });
                 }
             }
-        }
+        });
         self.covered += new;
         new
     }
