@@ -1296,6 +1296,51 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn remembered_value_types_are_the_parsed_ones() {
+        let c = toy_cluster();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut t = Test::new(vec![Statement::constructor("p/Cut", "()V", vec![])]);
+        for _ in 0..30 {
+            f.insert_random(&mut t, &mut rng).unwrap();
+            assert_eq!(
+                f.value_types(&t.statements).unwrap(),
+                value_types(&t.statements).unwrap()
+            );
+        }
+        // One descriptor text (one address) read by a call and by a field read: each kind
+        // keeps its own entry, and a bad descriptor is an error every time (never remembered).
+        let d: Arc<str> = "(I)Ljava/lang/String;".into();
+        let call = Statement::Method {
+            class: "p/Cut".into(),
+            name: "m".into(),
+            descriptor: Arc::clone(&d),
+            receiver: None,
+            args: vec![],
+        };
+        let read = Statement::FieldRead {
+            class: "p/Cut".into(),
+            name: "f".into(),
+            descriptor: Arc::clone(&d),
+            receiver: None,
+        };
+        let string: Option<FieldType> = Some(FieldType::Object("java/lang/String".into()));
+        for _ in 0..2 {
+            assert_eq!(
+                f.value_types(std::slice::from_ref(&call)).unwrap(),
+                std::slice::from_ref(&string)
+            );
+            assert!(f.value_types(std::slice::from_ref(&read)).is_err());
+        }
+        // The memo starts over when full and still answers.
+        f.type_memo.borrow_mut().0.clear();
+        assert_eq!(
+            f.value_types(&t.statements).unwrap(),
+            value_types(&t.statements).unwrap()
+        );
+    }
+
+    #[test]
     fn a_splice_renumbers_exactly_and_leaves_a_test_it_cannot_change_alone() {
         let c = toy_cluster();
         let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
