@@ -234,11 +234,12 @@ const NONE: u32 = u32::MAX;
 /// branch outcomes taken, the predicates evaluated once and at least twice, the lines hit and
 /// the methods entered (a few machine words per trace), and the smallest distances of the
 /// branch outcomes the trace did not take (a bit set of those outcomes and their distances in
-/// slot order, so that a fold skips a word of outcomes the suite took at once). A predicate evaluated at least twice by the suite
-/// is one evaluated twice by some trace or once by two of them, so the fold keeps "once" and
-/// "twice" sets: `twice |= t.twice | (once & t.once); once |= t.once`. Hit counts beyond
-/// that are never read: a branch counts as taken or not, and its distance only matters while
-/// no test of the suite took it (then every distance the suite saw for it comes from a trace
+/// slot order, so that a fold skips a word of outcomes the suite took at once). A predicate
+/// evaluated at least twice by the suite is one evaluated twice by some trace or once by two
+/// of them, so the fold keeps "once" and "twice" sets:
+/// `twice |= t.twice | (once & t.once); once |= t.once`. Hit counts beyond that are never read:
+/// a branch counts as taken or not, and its distance only matters while no test of the suite
+/// took it (then every distance the suite saw for it comes from a trace
 /// that did not take it), and a bit set of the (method, exception class) pairs thrown, which
 /// the scorer numbers as it compiles. Then one pass over the goals. Entries of a trace that
 /// name nothing of the goal set (probes of other classes) are left out when compiling.

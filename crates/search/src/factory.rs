@@ -1332,7 +1332,7 @@ pub(crate) mod tests {
             );
             assert!(f.value_types(std::slice::from_ref(&read)).is_err());
         }
-        // The memo starts over when full and still answers.
+        // Emptied (as when it starts over past its bound), the memo answers the same.
         f.type_memo.borrow_mut().0.clear();
         assert_eq!(
             f.value_types(&t.statements).unwrap(),
