@@ -346,6 +346,20 @@ pub struct CompiledTrace {
 }
 
 impl CompiledTrace {
+    /// The lengths of the bit sets a fold ORs, in the order [`SuiteScorer::merge`] sizes them
+    /// (`once` and `twice` as one).
+    fn set_lens(&self) -> [usize; 7] {
+        [
+            self.taken.len(),
+            self.once.len().max(self.twice.len()),
+            self.lines.len(),
+            self.methods.len(),
+            self.called.len(),
+            self.returned.len(),
+            self.exceptions.len(),
+        ]
+    }
+
     /// Folds `t` into this merge: everything but the distances (see [`SuiteScorer::merge`]).
     fn fold_sets(&mut self, t: &CompiledTrace) {
         self.lost |= t.lost;
@@ -773,8 +787,34 @@ impl SuiteScorer {
         I: IntoIterator<Item = &'a CompiledTrace>,
         I::IntoIter: Clone,
     {
-        let mut m = CompiledTrace::default();
         let traces = traces.into_iter();
+        // Every bit set at its final length first: the folds then never grow one.
+        let mut lens = [0usize; 7];
+        for t in traces.clone() {
+            for (l, n) in lens.iter_mut().zip(t.set_lens()) {
+                *l = (*l).max(n);
+            }
+        }
+        let [
+            taken,
+            predicates,
+            lines,
+            methods,
+            called,
+            returned,
+            exceptions,
+        ] = lens;
+        let mut m = CompiledTrace {
+            taken: vec![0; taken],
+            once: vec![0; predicates],
+            twice: vec![0; predicates],
+            lines: vec![0; lines],
+            methods: vec![0; methods],
+            called: vec![0; called],
+            returned: vec![0; returned],
+            exceptions: vec![0; exceptions],
+            ..CompiledTrace::default()
+        };
         for t in traces.clone() {
             m.fold_sets(t);
         }
@@ -791,6 +831,8 @@ impl SuiteScorer {
         let len = seen.iter().rposition(|&w| w != 0).map_or(0, |w| w + 1);
         m.near.reserve_exact(len);
         m.near_rank.reserve_exact(len);
+        m.distance
+            .reserve_exact(seen[..len].iter().map(|w| w.count_ones() as usize).sum());
         for (w, bits) in seen.iter_mut().take(len).enumerate() {
             let mut open = std::mem::take(bits);
             m.near.push(open);

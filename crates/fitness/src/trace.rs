@@ -71,7 +71,11 @@ impl Trace {
             .iter()
             .map(|&(s, h, d)| (BranchSlot(s), h, d))
             .collect();
-        branches.sort_by_key(|b| b.0);
+        // A worker reports each slot once, in slot order: then there is nothing to sort or
+        // merge (the checks cost one pass).
+        if !branches.is_sorted_by(|a, b| a.0 < b.0) {
+            branches.sort_by_key(|b| b.0);
+        }
         branches.dedup_by(|later, kept| {
             if later.0 == kept.0 {
                 kept.1 = kept.1.saturating_add(later.1);
@@ -87,16 +91,20 @@ impl Trace {
             .filter(|l| l.1 > 0)
             .map(|l| LineId(l.0))
             .collect();
-        lines.sort_unstable();
-        lines.dedup();
+        if !lines.is_sorted_by(|a, b| a < b) {
+            lines.sort_unstable();
+            lines.dedup();
+        }
         let mut methods: Vec<ProbeMethodId> = p
             .methods
             .iter()
             .filter(|m| m.1 > 0)
             .map(|m| ProbeMethodId(m.0))
             .collect();
-        methods.sort_unstable();
-        methods.dedup();
+        if !methods.is_sorted_by(|a, b| a < b) {
+            methods.sort_unstable();
+            methods.dedup();
+        }
         Trace {
             branches,
             lines,

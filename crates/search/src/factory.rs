@@ -71,7 +71,7 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use ferrosuite_bytecode::descriptor::FieldType;
@@ -80,10 +80,11 @@ use ferrosuite_testcase::cluster::{
 };
 use ferrosuite_testcase::constants::Constants;
 use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+use foldhash::fast::FixedState;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::random::{Rng, chance, index, int_in, pick};
+use crate::random::{Rng, chance, index, int_in, pick, pick_index_where};
 use crate::values::{ObservedPool, Seeds, random_prim};
 
 const OBJECT: &str = "java/lang/Object";
@@ -118,7 +119,7 @@ impl<'a> Call<'a> {
     #[must_use]
     pub fn receiver_type(self) -> Option<FieldType> {
         self.needs_receiver()
-            .then(|| FieldType::Object(self.operation().class.to_string()))
+            .then(|| FieldType::Object(String::from(&*self.operation().class)))
     }
 
     /// Parameter types to generate values for ([`wanted`]), each with whether it is an
@@ -142,8 +143,14 @@ impl<'a> Call<'a> {
     /// The type of the value the statement defines (`None` for `void` and field writes).
     #[must_use]
     pub fn ret(self) -> Option<FieldType> {
+        self.ret_ref().cloned()
+    }
+
+    /// [`ret`](Self::ret) borrowed from the operation.
+    #[must_use]
+    pub fn ret_ref(self) -> Option<&'a FieldType> {
         match self {
-            Call::Op(op) => op.ret.as_ref().map(|r| r.ty.clone()),
+            Call::Op(op) => op.ret.as_ref().map(|r| &r.ty),
             Call::Write(_) => None,
         }
     }
@@ -262,8 +269,9 @@ pub struct Factory<'a> {
     /// The cluster's [`TestCluster::result_methods`]: what is called on a value of a class
     /// the CUT returns, by that class.
     result_calls: BTreeMap<String, Vec<Call<'a>>>,
-    /// Known subtypes (internal names) per class.
-    subtypes: BTreeMap<String, BTreeSet<String>>,
+    /// Known subtypes (internal names) per class (hashed: [`Factory::assignable`] asks it for
+    /// every value a generated statement could reuse).
+    subtypes: HashMap<String, HashSet<String, FixedState>, FixedState>,
     /// [`Call::params`] of every call the cluster offers, computed once (see
     /// [`Factory::params_of`]).
     params: CallParams,
@@ -276,6 +284,9 @@ pub struct Factory<'a> {
     /// What [`Factory::value_types`] found for call results and field reads (see
     /// [`TypeMemo`]).
     type_memo: RefCell<TypeMemo>,
+    /// [`Factory::calls_returning`] by type, computed on first use: it depends only on the
+    /// type and the cluster, and a change of a call statement asks it every time.
+    returning: RefCell<HashMap<Option<FieldType>, Arc<[Call<'a>]>, FixedState>>,
 }
 
 /// Value types of call and field-read statements by the address of their descriptor's shared
@@ -284,7 +295,7 @@ pub struct Factory<'a> {
 /// cluster's operations, so a mutation that needs a test's value types clones each type
 /// instead of parsing its descriptor again. Starts over past [`TypeMemo::MAX`] entries.
 #[derive(Debug, Clone, Default)]
-struct TypeMemo(HashMap<(usize, bool), Remembered, foldhash::fast::FixedState>);
+struct TypeMemo(HashMap<(usize, bool), Remembered, FixedState>);
 
 /// A [`TypeMemo`] entry: the descriptor (held) and the value type found for it.
 type Remembered = (Arc<str>, Option<FieldType>);
@@ -355,7 +366,8 @@ impl<'a> Factory<'a> {
     pub fn new(cluster: &'a TestCluster, constants: Constants, config: Config) -> Result<Self> {
         config.validate()?;
         let cut_type = FieldType::Object(cluster.cut.clone());
-        let mut subtypes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut subtypes: HashMap<String, HashSet<String, FixedState>, FixedState> =
+            HashMap::default();
         for info in cluster.types.values() {
             let FieldType::Object(w) = &info.ty else {
                 continue;
@@ -449,6 +461,7 @@ impl<'a> Factory<'a> {
             cut_param_types,
             creators,
             type_memo: RefCell::default(),
+            returning: RefCell::default(),
         })
     }
 
@@ -534,9 +547,18 @@ impl<'a> Factory<'a> {
     /// statement: calls on the CUT and generators of the type and its subtypes.
     #[must_use]
     pub fn calls_returning(&self, ty: Option<&FieldType>) -> Vec<Call<'a>> {
-        let fits = |c: &Call<'a>| match (c.ret(), ty) {
+        self.calls_returning_shared(ty).to_vec()
+    }
+
+    /// [`calls_returning`](Self::calls_returning), computed once per type.
+    pub(crate) fn calls_returning_shared(&self, ty: Option<&FieldType>) -> Arc<[Call<'a>]> {
+        let key = ty.cloned();
+        if let Some(calls) = self.returning.borrow().get(&key) {
+            return Arc::clone(calls);
+        }
+        let fits = |c: &Call<'a>| match (c.ret_ref(), ty) {
             (None, None) => true,
-            (Some(r), Some(t)) => self.assignable(&r, t),
+            (Some(r), Some(t)) => self.assignable(r, t),
             _ => false,
         };
         let mut out: Vec<Call<'a>> = self.cut_calls.iter().copied().filter(fits).collect();
@@ -548,6 +570,8 @@ impl<'a> Factory<'a> {
                 }
             }
         }
+        let out: Arc<[Call<'a>]> = out.into();
+        self.returning.borrow_mut().insert(key, Arc::clone(&out));
         out
     }
 
@@ -577,10 +601,8 @@ impl<'a> Factory<'a> {
 
     // --- splices -----------------------------------------------------------------------------
 
-    /// Generates statements at `pos` with `build` and splices them into `test`. With `replace`,
-    /// statement `pos` is removed and its uses are redirected to the value `build` returns
-    /// (which must fit wherever statement `pos` was used). Returns whether the test changed;
-    /// when `build` gives up or the test would exceed L, it is left unchanged.
+    /// [`splice_typed`](Self::splice_typed) with the value types computed here (for tests).
+    #[cfg(test)]
     pub(crate) fn splice<R: Rng + ?Sized>(
         &self,
         test: &mut Test,
@@ -593,9 +615,13 @@ impl<'a> Factory<'a> {
         Ok(self.splice_typed(test, &mut types, pos, replace, rng, build))
     }
 
-    /// [`splice`](Self::splice) with the test's value types given (and kept up to date), so
-    /// that repeated insertions do not parse every descriptor of the test again.
-    fn splice_typed<R: Rng + ?Sized>(
+    /// Generates statements at `pos` with `build` and splices them into `test`. With `replace`,
+    /// statement `pos` is removed and its uses are redirected to the value `build` returns
+    /// (which must fit wherever statement `pos` was used). Returns whether the test changed;
+    /// when `build` gives up or the test would exceed L, it is left unchanged. `types` are the
+    /// test's value types ([`value_types`]), kept up to date, so that repeated changes of one
+    /// test do not parse its descriptors again.
+    pub(crate) fn splice_typed<R: Rng + ?Sized>(
         &self,
         test: &mut Test,
         types: &mut Vec<Option<FieldType>>,
@@ -882,14 +908,6 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         self.prefix.len() + self.stmts.len()
     }
 
-    /// Value `k`'s statement and type.
-    fn at(&self, k: usize) -> (&Statement, Option<&FieldType>) {
-        match k.checked_sub(self.prefix.len()) {
-            None => (&self.prefix[k], self.prefix_types[k].as_ref()),
-            Some(j) => (&self.stmts[j], self.types[j].as_ref()),
-        }
-    }
-
     /// Appends a statement of value type `ty`; `None` when the capacity is reached.
     pub(crate) fn push(&mut self, s: Statement, ty: Option<FieldType>) -> Option<VarRef> {
         if self.len() >= self.capacity {
@@ -910,16 +928,17 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
     /// One of the existing values fitting `want` (not `null` statements when `non_null`),
     /// uniformly at random; `None` when none fits.
     fn pick_existing(&mut self, want: &FieldType, non_null: bool) -> Option<VarRef> {
-        let f = self.f;
-        let fits: Vec<VarRef> = (0..self.len())
-            .filter(|&k| {
-                let (s, t) = self.at(k);
-                !(non_null && matches!(s, Statement::Null { .. }))
-                    && t.is_some_and(|t| f.assignable(t, want))
-            })
-            .map(|k| VarRef(k as u32))
-            .collect();
-        pick(self.rng, &fits).copied()
+        let (f, prefix, prefix_types) = (self.f, self.prefix, self.prefix_types);
+        let (stmts, types) = (&self.stmts, &self.types);
+        let k = pick_index_where(self.rng, prefix.len() + stmts.len(), |k| {
+            let (s, t) = match k.checked_sub(prefix.len()) {
+                None => (&prefix[k], prefix_types[k].as_ref()),
+                Some(j) => (&stmts[j], types[j].as_ref()),
+            };
+            !(non_null && matches!(s, Statement::Null { .. }))
+                && t.is_some_and(|t| f.assignable(t, want))
+        })?;
+        Some(VarRef(k as u32))
     }
 
     fn push_null(&mut self, ty: &FieldType) -> Option<VarRef> {
@@ -1293,6 +1312,31 @@ pub(crate) mod tests {
             ),
             "{t}"
         );
+    }
+
+    #[test]
+    fn calls_returning_a_type_are_its_fitting_calls_and_generators_each_time() {
+        let c = toy_cluster();
+        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
+        let names = |calls: Vec<Call<'_>>| -> Vec<String> {
+            calls
+                .iter()
+                .map(|c| format!("{}.{}", c.operation().class, c.operation().name))
+                .collect()
+        };
+        let cut = FieldType::Object("p/Cut".into());
+        let shape = FieldType::Object("p/Shape".into());
+        // Asked twice each, in between other types: the remembered answer is the first one.
+        for _ in 0..2 {
+            assert_eq!(
+                names(f.calls_returning(Some(&cut))),
+                ["p/Cut.<init>", "p/Cut.of"]
+            );
+            assert_eq!(names(f.calls_returning(None)), ["p/Cut.put", "p/Cut.name"]);
+            // Nothing on the CUT returns a Shape; the generator of its subtype Circle does.
+            assert_eq!(names(f.calls_returning(Some(&shape))), ["p/Circle.<init>"]);
+            assert!(f.calls_returning(Some(&FieldType::Long)).is_empty());
+        }
     }
 
     #[test]

@@ -54,7 +54,7 @@ use ferrosuite_testcase::statement::{Statement, Test, VarRef};
 
 use crate::error::Result;
 use crate::factory::{Factory, value_types};
-use crate::random::{Rng, chance, index, int_in, pick};
+use crate::random::{Rng, chance, index, int_in, pick, pick_index_where};
 use crate::values::mutate_prim;
 
 /// Mutates a test: remove, change and insert, each with its probability. Returns whether a
@@ -86,30 +86,54 @@ fn mutate_via<T, R: Rng + ?Sized>(
 ) -> Result<bool> {
     let c = f.config();
     let mut changed = false;
+    // The test's value types, computed when a step first needs them and kept up to date by
+    // the steps that follow (a statement's value type depends on that statement alone).
+    let mut types = None;
     if chance(rng, c.remove_probability) {
-        changed |= remove_step_typed(get(test), rng, &|s| f.value_types(s))? > 0;
+        changed |= remove_step_typed(get(test), &mut types, rng, &|s| f.value_types(s))? > 0;
     }
     if chance(rng, c.change_probability) {
-        changed |= change_step(f, get(test), rng)? > 0;
+        changed |= change_step_typed(f, get(test), &mut types, rng)? > 0;
     }
     if chance(rng, c.insert_probability) {
-        changed |= insert_step(f, get(test), rng)? > 0;
+        changed |= insert_step_typed(f, get(test), &mut types, rng)? > 0;
+    }
+    // Known types were asked for by a step, so the test is already the mutable one here.
+    if let Some(t) = &types {
+        debug_assert!(value_types(&get(test).statements).is_ok_and(|v| v == *t));
     }
     Ok(changed)
+}
+
+/// The value types of a test's statements, when known: `None` until a step needs them.
+type KnownTypes = Option<Vec<Option<FieldType>>>;
+
+/// `types`, computed by the factory if not known yet.
+fn known<'t>(
+    f: &Factory<'_>,
+    test: &Test,
+    types: &'t mut KnownTypes,
+) -> Result<&'t mut Vec<Option<FieldType>>> {
+    Ok(match types {
+        Some(t) => t,
+        None => types.insert(f.value_types(&test.statements)?),
+    })
 }
 
 /// The remove step: each statement deleted with probability 1/n, last to first, with repair.
 /// Returns how many statements were deleted (repairs included).
 pub fn remove_step<R: Rng + ?Sized>(test: &mut Test, rng: &mut R) -> Result<usize> {
-    remove_step_typed(test, rng, &value_types)
+    remove_step_typed(test, &mut None, rng, &value_types)
 }
 
 /// The value types of a test's statements, as [`value_types`] gives them.
 type TypesOf<'f> = dyn Fn(&[Statement]) -> Result<Vec<Option<FieldType>>> + 'f;
 
-/// [`remove_step`] with the value types from `types_of` (a factory's, which remembers them).
+/// [`remove_step`] with the test's value types `types` when known (else from `types_of`, a
+/// factory's, which remembers them, if a repair needs them), kept up to date.
 fn remove_step_typed<R: Rng + ?Sized>(
     test: &mut Test,
+    types: &mut KnownTypes,
     rng: &mut R,
     types_of: &TypesOf<'_>,
 ) -> Result<usize> {
@@ -121,7 +145,7 @@ fn remove_step_typed<R: Rng + ?Sized>(
     let mut removed = 0;
     for i in (0..n).rev() {
         if i < test.len() && chance(rng, p) {
-            removed += remove_with_repair_typed(test, i, rng, types_of)?;
+            removed += remove_with_repair_typed(test, types, i, rng, types_of)?;
         }
     }
     Ok(removed)
@@ -135,12 +159,13 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
     index: usize,
     rng: &mut R,
 ) -> Result<usize> {
-    remove_with_repair_typed(test, index, rng, &value_types)
+    remove_with_repair_typed(test, &mut None, index, rng, &value_types)
 }
 
-/// [`remove_with_repair`] with the value types from `types_of`.
+/// [`remove_with_repair`] with the value types as in [`remove_step_typed`].
 fn remove_with_repair_typed<R: Rng + ?Sized>(
     test: &mut Test,
+    known: &mut KnownTypes,
     index: usize,
     rng: &mut R,
     types_of: &TypesOf<'_>,
@@ -149,9 +174,6 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
     if index >= n {
         return Ok(0);
     }
-    // The value types, computed when a use of a deleted value first needs another value
-    // (redirecting uses does not change them; a deleted value nothing uses needs none).
-    let mut types: Option<Vec<Option<FieldType>>> = None;
     let mut dead = vec![false; n];
     dead[index] = true;
     for j in index + 1..n {
@@ -161,9 +183,12 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
         if !uses_dead {
             continue;
         }
-        let types: &[Option<FieldType>] = match &mut types {
+        // The value types, computed (unless known) when a use of a deleted value first needs
+        // another value (redirecting uses does not change them; a deleted value nothing uses
+        // needs none); the deletions are applied to them below.
+        let types: &[Option<FieldType>] = match known {
             Some(t) => t,
-            None => types.insert(types_of(&test.statements)?),
+            None => known.insert(types_of(&test.statements)?),
         };
         let mut lost = false;
         for r in test.statements[j].uses_mut() {
@@ -172,10 +197,10 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
                 continue;
             }
             let want = types.get(old).and_then(Option::as_ref);
-            let candidates: Vec<usize> = (0..j)
-                .filter(|&k| !dead[k] && want.is_some() && types[k].as_ref() == want)
-                .collect();
-            if let Some(&k) = pick(rng, &candidates) {
+            let found = pick_index_where(rng, j, |k| {
+                !dead[k] && want.is_some() && types[k].as_ref() == want
+            });
+            if let Some(k) = found {
                 *r = VarRef(k as u32);
             } else {
                 lost = true;
@@ -193,6 +218,13 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
         if !d {
             next += 1;
         }
+    }
+    if let Some(types) = known {
+        let mut i = 0;
+        types.retain(|_| {
+            i += 1;
+            !dead[i - 1]
+        });
     }
     // In place: the survivors move down once, renumbered.
     let mut i = 0;
@@ -215,6 +247,16 @@ pub fn change_step<R: Rng + ?Sized>(
     test: &mut Test,
     rng: &mut R,
 ) -> Result<usize> {
+    change_step_typed(f, test, &mut None, rng)
+}
+
+/// [`change_step`] with the test's value types when known, kept up to date.
+fn change_step_typed<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    types: &mut KnownTypes,
+    rng: &mut R,
+) -> Result<usize> {
     let n = test.len();
     if n == 0 {
         return Ok(0);
@@ -225,7 +267,7 @@ pub fn change_step<R: Rng + ?Sized>(
     while i < test.len() {
         if chance(rng, p) {
             let before = test.len();
-            if change_statement(f, test, i, rng)? {
+            if change_statement_typed(f, test, types, i, rng)? {
                 changed += 1;
             }
             // Values generated for the change were inserted before the statement.
@@ -243,15 +285,21 @@ pub fn insert_step<R: Rng + ?Sized>(
     test: &mut Test,
     rng: &mut R,
 ) -> Result<usize> {
+    insert_step_typed(f, test, &mut None, rng)
+}
+
+/// [`insert_step`] with the test's value types when known, kept up to date.
+fn insert_step_typed<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    types: &mut KnownTypes,
+    rng: &mut R,
+) -> Result<usize> {
     let sigma = f.config().statement_insertion_probability;
     let mut pk = sigma;
     let mut inserted = 0;
-    let mut types = None;
     while test.len() < f.config().max_test_length && chance(rng, pk) {
-        let types = match &mut types {
-            Some(t) => t,
-            None => types.insert(f.value_types(&test.statements)?),
-        };
+        let types = known(f, test, types)?;
         if f.insert_random_typed(test, types, rng)? {
             inserted += 1;
         }
@@ -318,6 +366,18 @@ pub fn change_statement<R: Rng + ?Sized>(
     i: usize,
     rng: &mut R,
 ) -> Result<bool> {
+    change_statement_typed(f, test, &mut None, i, rng)
+}
+
+/// [`change_statement`] with the test's value types when known, kept up to date (a changed
+/// primitive, enum constant, array length or store keeps its statement's type).
+fn change_statement_typed<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    test: &mut Test,
+    types: &mut KnownTypes,
+    i: usize,
+    rng: &mut R,
+) -> Result<bool> {
     let Some(s) = test.statements.get_mut(i) else {
         return Ok(false);
     };
@@ -344,7 +404,8 @@ pub fn change_statement<R: Rng + ?Sized>(
         }
         Statement::Null { ty } => {
             let ty = ty.clone();
-            f.splice(test, i, true, rng, |g| g.create(&ty, 1))
+            let types = known(f, test, types)?;
+            Ok(f.splice_typed(test, types, i, true, rng, |g| g.create(&ty, 1)))
         }
         Statement::ArrayNew { length, .. } => {
             let old = *length;
@@ -358,6 +419,9 @@ pub fn change_statement<R: Rng + ?Sized>(
                 if let Statement::ArrayStore { array, index, .. } = &test.statements[j] {
                     if array.index() == i && *index >= new {
                         test.statements.remove(j);
+                        if let Some(types) = types.as_mut() {
+                            types.remove(j);
+                        }
                         for s in &mut test.statements[j..] {
                             for r in s.uses_mut() {
                                 if r.index() > j {
@@ -388,17 +452,17 @@ pub fn change_statement<R: Rng + ?Sized>(
                     return Ok(true);
                 }
             }
-            replace_input(f, test, i, Some(1), rng)
+            replace_input(f, test, types, i, Some(1), rng)
         }
         Statement::Constructor { .. }
         | Statement::Method { .. }
         | Statement::FieldRead { .. }
         | Statement::FieldWrite { .. } => {
             let has_inputs = !s.uses().is_empty();
-            if has_inputs && chance(rng, 0.5) && replace_input(f, test, i, None, rng)? {
+            if has_inputs && chance(rng, 0.5) && replace_input(f, test, types, i, None, rng)? {
                 return Ok(true);
             }
-            replace_call(f, test, i, rng)
+            replace_call(f, test, types, i, rng)
         }
         _ => Ok(false),
     }
@@ -409,16 +473,17 @@ pub fn change_statement<R: Rng + ?Sized>(
 fn replace_input<R: Rng + ?Sized>(
     f: &Factory<'_>,
     test: &mut Test,
+    known_types: &mut KnownTypes,
     at: usize,
     slot: Option<usize>,
     rng: &mut R,
 ) -> Result<bool> {
-    let types = f.value_types(&test.statements)?;
+    let types = known(f, test, known_types)?;
     let Some(stmt) = test.statements.get(at) else {
         return Ok(false);
     };
     let uses = stmt.uses();
-    let mut slots = slot_types(stmt, &types)?;
+    let mut slots = slot_types(stmt, types)?;
     // Arguments of a cluster call want the types its generic signature gives.
     if let Some(call) = f.call_for(stmt) {
         let params = f.params_of(call);
@@ -451,20 +516,18 @@ fn replace_input<R: Rng + ?Sized>(
             return Ok(false);
         }
         let mut changed = test.statements[at].clone();
-        return f.splice(test, at, true, rng, |g| {
+        return Ok(f.splice_typed(test, types, at, true, rng, |g| {
             let v = g.push(Statement::Null { ty: want.clone() }, Some(want.clone()))?;
             set(&mut changed, v);
             g.push(changed, own_type)
-        });
+        }));
     }
-    let candidates: Vec<usize> = (0..at)
-        .filter(|&k| {
-            VarRef(k as u32) != current
-                && !(is_receiver && matches!(test.statements[k], Statement::Null { .. }))
-                && types[k].as_ref().is_some_and(|t| f.assignable(t, &want))
-        })
-        .collect();
-    if let Some(&k) = pick(rng, &candidates) {
+    let found = pick_index_where(rng, at, |k| {
+        VarRef(k as u32) != current
+            && !(is_receiver && matches!(test.statements[k], Statement::Null { .. }))
+            && types[k].as_ref().is_some_and(|t| f.assignable(t, &want))
+    });
+    if let Some(k) = found {
         set(&mut test.statements[at], VarRef(k as u32));
         return Ok(true);
     }
@@ -472,11 +535,11 @@ fn replace_input<R: Rng + ?Sized>(
         return Ok(false);
     }
     let mut changed = test.statements[at].clone();
-    f.splice(test, at, true, rng, |g| {
+    Ok(f.splice_typed(test, types, at, true, rng, |g| {
         let v = g.create(&want, 1)?;
         set(&mut changed, v);
         g.push(changed, own_type)
-    })
+    }))
 }
 
 /// Replaces call statement `i` by another call whose result fits its type (paper: "a method,
@@ -484,22 +547,24 @@ fn replace_input<R: Rng + ?Sized>(
 fn replace_call<R: Rng + ?Sized>(
     f: &Factory<'_>,
     test: &mut Test,
+    types: &mut KnownTypes,
     i: usize,
     rng: &mut R,
 ) -> Result<bool> {
-    let Some(s) = test.statements.get(i) else {
+    let types = known(f, test, types)?;
+    let (Some(s), Some(ty)) = (test.statements.get(i), types.get(i)) else {
         return Ok(false);
     };
-    let ty = s.value_type()?;
     let calls: Vec<_> = f
-        .calls_returning(ty.as_ref())
-        .into_iter()
+        .calls_returning_shared(ty.as_ref())
+        .iter()
+        .copied()
         .filter(|c| !c.same_member(s))
         .collect();
     let Some(&call) = pick(rng, &calls) else {
         return Ok(false);
     };
-    f.splice(test, i, true, rng, |g| g.call(call, 1, None, None))
+    Ok(f.splice_typed(test, types, i, true, rng, |g| g.call(call, 1, None, None)))
 }
 
 #[cfg(test)]

@@ -79,6 +79,39 @@ pub fn pick<'a, T, R: Rng + ?Sized>(rng: &mut R, items: &'a [T]) -> Option<&'a T
     }
 }
 
+/// Index of a uniformly chosen `k < n` with `fits(k)`, `None` when none fits: the same draw
+/// and the same answer as [`pick`] on the list of such `k`, without building the list. Up to
+/// 128 candidates are tested once (their answers kept as bits); beyond that they are counted,
+/// then tested again up to the one drawn.
+pub fn pick_index_where<R: Rng + ?Sized>(
+    rng: &mut R,
+    n: usize,
+    mut fits: impl FnMut(usize) -> bool,
+) -> Option<usize> {
+    if n <= 128 {
+        let mut bits = 0u128;
+        for k in 0..n {
+            if fits(k) {
+                bits |= 1 << k;
+            }
+        }
+        if bits == 0 {
+            return None;
+        }
+        let chosen = index(rng, bits.count_ones() as usize);
+        for _ in 0..chosen {
+            bits &= bits - 1;
+        }
+        return Some(bits.trailing_zeros() as usize);
+    }
+    let count = (0..n).filter(|&k| fits(k)).count();
+    if count == 0 {
+        return None;
+    }
+    let chosen = index(rng, count);
+    (0..n).filter(|&k| fits(k)).nth(chosen)
+}
+
 /// The number of successes of the paper's "with probability p, then p², then p³, …" scheme:
 /// the k-th event happens with probability p^k once the first k − 1 happened, and counting
 /// stops at the first failure or at `max`.
@@ -120,6 +153,23 @@ mod tests {
         assert_eq!(below(&mut rng, 0), 0);
         assert!(pick::<u8, _>(&mut rng, &[]).is_none());
         assert_eq!(*pick(&mut rng, &[9]).unwrap(), 9);
+    }
+
+    proptest::proptest! {
+        /// Choosing among the fitting indices draws as `pick` on their list, and answers the
+        /// same, on both sides of the 128 bound.
+        #[test]
+        fn picking_where_is_picking_from_the_list(
+            fit in proptest::collection::vec(proptest::bool::weighted(0.3), 0..300),
+            seed: u64,
+        ) {
+            let list: Vec<usize> = (0..fit.len()).filter(|&k| fit[k]).collect();
+            let mut a = ChaCha8Rng::seed_from_u64(seed);
+            let mut b = ChaCha8Rng::seed_from_u64(seed);
+            let expected = pick(&mut a, &list).copied();
+            proptest::prop_assert_eq!(pick_index_where(&mut b, fit.len(), |k| fit[k]), expected);
+            proptest::prop_assert_eq!(a.next_u64(), b.next_u64());
+        }
     }
 
     #[test]
