@@ -260,8 +260,10 @@ pub struct SuiteScorer {
     slot_index: Vec<u32>,
     /// Dense slot index of each branch node.
     branch_slot: Vec<u32>,
-    /// The branch node of each dense slot that is a branch's (`NONE` for the others).
-    slot_branch: Vec<u32>,
+    /// The predicate of the branch node of each dense slot that is a branch's (`NONE` for the
+    /// others): what the branch term reads per outcome not taken, kept here beside the bit sets
+    /// rather than read from the goal set's branch nodes (a cache miss each on Conversion).
+    slot_predicate: Vec<u32>,
     /// One bit per dense slot that is a branch's.
     branch_slots: Vec<u64>,
     /// Whether the branches' dense slots increase with the branch index (so visiting the
@@ -594,11 +596,14 @@ impl SuiteScorer {
             .collect();
         let branches_in_slot_order =
             branch_slot.windows(2).all(|w| w[0] < w[1]) && branch_slot.iter().all(|&i| i != NONE);
-        let mut slot_branch = vec![NONE; slots.len()];
+        let mut slot_predicate = vec![NONE; slots.len()];
         let mut branch_slots = Vec::new();
-        for (n, &i) in branch_slot.iter().enumerate() {
-            if let (Some(e), Ok(n)) = (slot_branch.get_mut(i as usize), u32::try_from(n)) {
-                *e = n;
+        for (b, &i) in goals.branches.iter().zip(&branch_slot) {
+            if let (Some(e), Ok(p)) = (
+                slot_predicate.get_mut(i as usize),
+                u32::try_from(b.predicate),
+            ) {
+                *e = p;
                 set_bit(&mut branch_slots, i as usize);
             }
         }
@@ -667,7 +672,7 @@ impl SuiteScorer {
             returned: words(goals.methods.len()),
             exception_pairs: BTreeMap::new(),
             exceptions: Vec::new(),
-            slot_branch,
+            slot_predicate,
             branch_slots,
             branches_in_slot_order,
             cover_taken: layers(&taken_counts),
@@ -949,14 +954,10 @@ impl SuiteScorer {
                     while open != 0 {
                         let i = w * 64 + open.trailing_zeros() as usize;
                         open &= open - 1;
-                        let Some(b) = self
-                            .slot_branch
-                            .get(i)
-                            .and_then(|&n| goals.branches.get(n as usize))
-                        else {
+                        let Some(&p) = self.slot_predicate.get(i).filter(|&&p| p != NONE) else {
                             continue;
                         };
-                        sum += if bit(&self.twice, b.predicate) {
+                        sum += if bit(&self.twice, p as usize) {
                             normalize(self.distance.get(i).copied().unwrap_or(f64::INFINITY))
                         } else {
                             1.0

@@ -226,12 +226,13 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
             !dead[i - 1]
         });
     }
-    // In place: the survivors move down once, renumbered.
+    // In place: the survivors move down once, renumbered (those before `index` use only
+    // values before it, which keep their numbers).
     let mut i = 0;
     test.statements.retain_mut(|s| {
         let keep = !dead[i];
         i += 1;
-        if keep {
+        if keep && i > index {
             for r in s.uses_mut() {
                 *r = VarRef(renumber[r.index()]);
             }
