@@ -71,8 +71,8 @@ impl Trace {
             .iter()
             .map(|&(s, h, d)| (BranchSlot(s), h, d))
             .collect();
-        // A worker reports each slot once, in slot order: then there is nothing to sort or
-        // merge (the checks cost one pass).
+        // A worker reports each slot once, in slot order: then there is nothing to sort (the
+        // check costs one pass; the merge of repeated slots below finds none).
         if !branches.is_sorted_by(|a, b| a.0 < b.0) {
             branches.sort_by_key(|b| b.0);
         }

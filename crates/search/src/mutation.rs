@@ -165,7 +165,7 @@ pub fn remove_with_repair<R: Rng + ?Sized>(
 /// [`remove_with_repair`] with the value types as in [`remove_step_typed`].
 fn remove_with_repair_typed<R: Rng + ?Sized>(
     test: &mut Test,
-    known: &mut KnownTypes,
+    kept: &mut KnownTypes,
     index: usize,
     rng: &mut R,
     types_of: &TypesOf<'_>,
@@ -174,6 +174,7 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
     if index >= n {
         return Ok(0);
     }
+    debug_assert!(kept.as_ref().is_none_or(|t| t.len() == n));
     let mut dead = vec![false; n];
     dead[index] = true;
     for j in index + 1..n {
@@ -186,9 +187,9 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
         // The value types, computed (unless known) when a use of a deleted value first needs
         // another value (redirecting uses does not change them; a deleted value nothing uses
         // needs none); the deletions are applied to them below.
-        let types: &[Option<FieldType>] = match known {
+        let types: &[Option<FieldType>] = match kept {
             Some(t) => t,
-            None => known.insert(types_of(&test.statements)?),
+            None => kept.insert(types_of(&test.statements)?),
         };
         let mut lost = false;
         for r in test.statements[j].uses_mut() {
@@ -219,7 +220,7 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
             next += 1;
         }
     }
-    if let Some(types) = known {
+    if let Some(types) = kept {
         let mut i = 0;
         types.retain(|_| {
             i += 1;
