@@ -91,20 +91,14 @@ impl Trace {
             .filter(|l| l.1 > 0)
             .map(|l| LineId(l.0))
             .collect();
-        if !lines.is_sorted_by(|a, b| a < b) {
-            lines.sort_unstable();
-            lines.dedup();
-        }
+        sort_unique(&mut lines);
         let mut methods: Vec<ProbeMethodId> = p
             .methods
             .iter()
             .filter(|m| m.1 > 0)
             .map(|m| ProbeMethodId(m.0))
             .collect();
-        if !methods.is_sorted_by(|a, b| a < b) {
-            methods.sort_unstable();
-            methods.dedup();
-        }
+        sort_unique(&mut methods);
         Trace {
             branches,
             lines,
@@ -374,6 +368,15 @@ impl Trace {
     #[must_use]
     pub fn calls(&self) -> &[(MethodKey, bool)] {
         &self.calls
+    }
+}
+
+/// Sorts `v` and drops repeats, unless it is strictly ascending already (as a worker sends its
+/// probe data: then the check is the only cost).
+fn sort_unique<T: Ord>(v: &mut Vec<T>) {
+    if !v.is_sorted_by(|a, b| a < b) {
+        v.sort_unstable();
+        v.dedup();
     }
 }
 

@@ -114,9 +114,18 @@ fn known<'t>(
     test: &Test,
     types: &'t mut KnownTypes,
 ) -> Result<&'t mut Vec<Option<FieldType>>> {
+    known_by(types, &test.statements, &|s| f.value_types(s))
+}
+
+/// `types`, computed by `types_of` from `statements` if not known yet.
+fn known_by<'t>(
+    types: &'t mut KnownTypes,
+    statements: &[Statement],
+    types_of: &TypesOf<'_>,
+) -> Result<&'t mut Vec<Option<FieldType>>> {
     Ok(match types {
         Some(t) => t,
-        None => types.insert(f.value_types(&test.statements)?),
+        None => types.insert(types_of(statements)?),
     })
 }
 
@@ -187,10 +196,7 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
         // The value types, computed (unless known) when a use of a deleted value first needs
         // another value (redirecting uses does not change them; a deleted value nothing uses
         // needs none); the deletions are applied to them below.
-        let types: &[Option<FieldType>] = match kept {
-            Some(t) => t,
-            None => kept.insert(types_of(&test.statements)?),
-        };
+        let types: &[Option<FieldType>] = known_by(kept, &test.statements, types_of)?;
         let mut lost = false;
         for r in test.statements[j].uses_mut() {
             let old = r.index();
