@@ -15,12 +15,13 @@
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
-//! [--stream-chunk N] [--criteria LIST] [--no-minimise]`
+//! [--stream-chunk N] [--stream-ahead N] [--criteria LIST] [--no-minimise]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
 //! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
-//! to the host at once while the search builds the next; 0: whole generations, no overlap).
+//! to the host at once while the search builds the next; 0: whole generations, no overlap)
+//! and `--stream-ahead N` (chunks out at a time, built but not taken in).
 //! `--criteria LIST` sets the coverage criteria the search optimises (comma-separated, as
 //! `ferrosuite generate --criteria`; default branch, line, method, exception): with `branch`
 //! alone both the fitness and the single-target baseline's goals are the whole-suite paper's.
@@ -66,6 +67,7 @@ struct Args {
     timeout: Duration,
     observed_share: Option<f64>,
     stream_chunk: Option<usize>,
+    stream_ahead: Option<usize>,
     criteria: Criteria,
     minimise: bool,
 }
@@ -135,7 +137,7 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
 
 const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
-[--observed-share P] [--stream-chunk N] [--criteria LIST] [--no-minimise]";
+[--observed-share P] [--stream-chunk N] [--stream-ahead N] [--criteria LIST] [--no-minimise]";
 
 fn args() -> Args {
     let mut a = Args {
@@ -149,6 +151,7 @@ fn args() -> Args {
         timeout: Duration::from_secs(3),
         observed_share: None,
         stream_chunk: None,
+        stream_ahead: None,
         criteria: Criteria::default(),
         minimise: true,
     };
@@ -177,6 +180,7 @@ fn args() -> Args {
             "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
             "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
             "--stream-chunk" => a.stream_chunk = Some(v.parse().unwrap()),
+            "--stream-ahead" => a.stream_ahead = Some(v.parse().unwrap()),
             "--criteria" => {
                 a.criteria = v
                     .parse()
@@ -268,6 +272,7 @@ fn main() {
                 let config = EngineConfig {
                     algorithm,
                     stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
+                    stream_ahead: a.stream_ahead.unwrap_or(defaults.stream_ahead),
                     minimise: a.minimise,
                     ..defaults
                 };
@@ -358,6 +363,9 @@ fn main() {
                 }
                 if let Some(chunk) = a.stream_chunk {
                     variant.push(format!("stream-chunk={chunk}"));
+                }
+                if let Some(ahead) = a.stream_ahead {
+                    variant.push(format!("stream-ahead={ahead}"));
                 }
                 if !variant.is_empty() {
                     line["variant"] = serde_json::json!(variant.join(","));

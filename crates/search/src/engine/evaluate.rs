@@ -31,10 +31,6 @@ use crate::suite::TestId;
 /// Tests an algorithm hands to [`Evaluator::run_streamed`] at once.
 pub type Chunk = Vec<(TestId, Arc<Test>)>;
 
-/// Chunks [`Evaluator::run_streamed`] has out at a time: the one the worker runs, the one
-/// waiting in its pipe, and one more the search has finished building.
-pub const AHEAD: usize = 3;
-
 /// Tests sent to the host at once.
 const SLICE: usize = 128;
 /// Tests sent at once after a slice took longer than [`SLOW_SLICE`].
@@ -461,7 +457,8 @@ impl<'h> Evaluator<'h> {
     /// worker is done with the one before (it waits in the worker's pipe), while `produce` is
     /// called for the next; results are taken in chunk by chunk, in order, between calls. So
     /// building tests and taking in results on the search's side overlap running tests on
-    /// the JVM's (with two cores, one each). At most `AHEAD` chunks (three) are out at a time.
+    /// the JVM's (with two cores, one each). At most `ahead` chunks (at least one) are out at
+    /// a time: the search then takes the oldest one's results in before it builds more.
     /// `produce` returns `None` when there is nothing more (it is not called again); under a
     /// time budget it is not called once the budget is spent.
     ///
@@ -478,6 +475,7 @@ impl<'h> Evaluator<'h> {
     /// ```
     pub fn run_streamed(
         &mut self,
+        ahead: usize,
         mut produce: impl FnMut() -> Result<Option<Chunk>>,
         mut taken_in: impl FnMut(&GoalSet, TestId, &Test, &Arc<Trace>),
         mut after_chunk: impl FnMut(&mut Scoring<'_>),
@@ -505,7 +503,7 @@ impl<'h> Evaluator<'h> {
         let mut seen: BTreeSet<TestId> = BTreeSet::new();
         'chunks: loop {
             // Closed when nothing more comes: the host then ends once the chunks out are done.
-            if stream.is_open() && in_flight.len() < AHEAD {
+            if stream.is_open() && in_flight.len() < ahead.max(1) {
                 let chunk = if deadline.is_some_and(|d| Instant::now() >= d) {
                     None
                 } else {

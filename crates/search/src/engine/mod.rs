@@ -158,6 +158,12 @@ pub struct EngineConfig {
     /// tests stops between batches of 128 once the budget is spent; streamed generations run
     /// to their end).
     pub stream_chunk: usize,
+    /// Chunks out at a time while streaming (built, not yet taken in): with this many out,
+    /// the search takes the oldest one's results in (and scores what they complete) before
+    /// it builds the next. More lets the search build on while the host catches up instead
+    /// of waiting for results. The tests built and the suite do not depend on it. Default 3:
+    /// the one the worker runs, the one waiting in its pipe, one more built.
+    pub stream_ahead: usize,
 }
 
 impl Default for EngineConfig {
@@ -173,6 +179,7 @@ impl Default for EngineConfig {
             bloat_factor: 2.0,
             random_batch: 50,
             stream_chunk: 10,
+            stream_ahead: 3,
         }
     }
 }
@@ -194,6 +201,9 @@ impl EngineConfig {
         }
         if !(self.rank_bias > 1.0 && self.rank_bias <= 2.0) {
             return Err(Error::Config("rank_bias: in (1, 2]".into()));
+        }
+        if self.stream_ahead == 0 {
+            return Err(Error::Config("stream_ahead: at least 1".into()));
         }
         if self.bloat_factor < 1.0 {
             return Err(Error::Config("bloat_factor: at least 1".into()));
@@ -348,6 +358,7 @@ impl Run<'_, '_, '_> {
         let mut want = chunk.div_ceil(4);
         let archive = &mut self.archive;
         self.eval.run_streamed(
+            self.config.stream_ahead,
             || produce(factory, rng, ids, std::mem::replace(&mut want, chunk)),
             |goals, id, test, trace| {
                 archive.offer(goals, id, test, trace);
@@ -468,4 +479,71 @@ pub fn search(
         in_host: search_in_host,
         in_calls: search_in_calls,
     })
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::EngineConfig;
+
+    /// The defaults pass; each parameter out of range is refused with its name.
+    #[test]
+    fn engine_parameters_out_of_range_are_refused_by_name() {
+        assert!(EngineConfig::default().validate().is_ok());
+        let cases: [(&str, EngineConfig); 7] = [
+            (
+                "population",
+                EngineConfig {
+                    population: 1,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "test_population",
+                EngineConfig {
+                    test_population: 1,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "crossover_rate",
+                EngineConfig {
+                    crossover_rate: 1.5,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "elite",
+                EngineConfig {
+                    elite: 80,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "rank_bias",
+                EngineConfig {
+                    rank_bias: 1.0,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "stream_ahead",
+                EngineConfig {
+                    stream_ahead: 0,
+                    ..EngineConfig::default()
+                },
+            ),
+            (
+                "bloat_factor",
+                EngineConfig {
+                    bloat_factor: 0.5,
+                    ..EngineConfig::default()
+                },
+            ),
+        ];
+        for (name, config) in cases {
+            let err = config.validate().expect_err(name).to_string();
+            assert!(err.contains(name), "{name}: {err}");
+        }
+    }
 }
