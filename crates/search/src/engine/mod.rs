@@ -486,62 +486,25 @@ pub fn search(
 mod tests {
     use super::EngineConfig;
 
+    /// Puts one parameter out of range.
+    type Spoil = fn(&mut EngineConfig);
+
     /// The defaults pass; each parameter out of range is refused with its name.
     #[test]
     fn engine_parameters_out_of_range_are_refused_by_name() {
         assert!(EngineConfig::default().validate().is_ok());
-        let cases: [(&str, EngineConfig); 7] = [
-            (
-                "population",
-                EngineConfig {
-                    population: 1,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "test_population",
-                EngineConfig {
-                    test_population: 1,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "crossover_rate",
-                EngineConfig {
-                    crossover_rate: 1.5,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "elite",
-                EngineConfig {
-                    elite: 80,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "rank_bias",
-                EngineConfig {
-                    rank_bias: 1.0,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "stream_ahead",
-                EngineConfig {
-                    stream_ahead: 0,
-                    ..EngineConfig::default()
-                },
-            ),
-            (
-                "bloat_factor",
-                EngineConfig {
-                    bloat_factor: 0.5,
-                    ..EngineConfig::default()
-                },
-            ),
+        let cases: [(&str, Spoil); 7] = [
+            ("population", |c| c.population = 1),
+            ("test_population", |c| c.test_population = 1),
+            ("crossover_rate", |c| c.crossover_rate = 1.5),
+            ("elite", |c| c.elite = c.population),
+            ("rank_bias", |c| c.rank_bias = 1.0),
+            ("stream_ahead", |c| c.stream_ahead = 0),
+            ("bloat_factor", |c| c.bloat_factor = 0.5),
         ];
-        for (name, config) in cases {
+        for (name, spoil) in cases {
+            let mut config = EngineConfig::default();
+            spoil(&mut config);
             let err = config.validate().expect_err(name).to_string();
             assert!(err.contains(name), "{name}: {err}");
         }
