@@ -3,19 +3,19 @@
 # "outside the host" (issue 5): `--stream-chunk` (new tests per chunk handed to the host,
 # default 10) or `--stream-ahead` (chunks out at a time, built but not taken in, default 3).
 # Statement budgets, so every run does the same work and the same search (streaming changes
-# when tests run, not which): the wall time is the throughput. Rounds alternate the values,
-# so a change of the machine's speed during the sweep hits every value alike; the summary
-# gives per class and value the medians and the median of the per-round ratio of wall times
-# to the first value. Nothing else should run meanwhile (both cores are the search's and the
-# worker's).
+# when tests run, not which): the wall time is the throughput. The values run in turn, round
+# after round, each round starting one value further on, so a change of the machine's speed
+# during the sweep hits every value alike; the summary gives per class and value the medians
+# and the median of the per-round ratio of wall times to the first value. Nothing else should
+# run meanwhile (both cores are the search's and the worker's).
 #
 #   benches/scripts/stream-sweep.sh                        # --stream-chunk 10 6 16 24; Conversion and Fraction, 2M statements, 6 rounds
 #   FLAG=--stream-ahead VALUES="3 6 12" ROUNDS=10 benches/scripts/stream-sweep.sh
 #
 # Environment: FLAG (--stream-chunk), VALUES ("10 6 16 24" for chunks, "3 6 12" for ahead;
 # the first is the reference of the ratios), STATEMENTS (2000000), ROUNDS (6), CLASSES, OUT
-# (default benches/results/stream-sweep.jsonl; appended to, each line with its `round`, `flag`
-# and `value`). Needs python3 for the summary.
+# (default benches/results/stream-sweep.jsonl; appended to as each run ends, each line with
+# its `round`, `flag` and `value`). Needs python3 for the summary.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 FLAG=${FLAG:---stream-chunk}
@@ -36,33 +36,45 @@ CLASSES=${CLASSES:-"$L.Conversion $L.math.Fraction"}
 cargo build -q --release -p ferrosuite-exec -p ferrosuite-benches
 mkdir -p "$(dirname "$OUT")"
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+log=$(mktemp)
+trap 'rm -f "$tmp" "$log"' EXIT
+read -r -a values <<< "$VALUES"
 for round in $(seq 1 "$ROUNDS"); do
     for c in $CLASSES; do
-        for v in $VALUES; do
+        for ((k = 0; k < ${#values[@]}; k++)); do
+            v=${values[$(((k + round - 1) % ${#values[@]}))]}
             target/release/search-bench --cp "$J/commons-lang3.jar:$J/guava.jar" --class "$c" \
                 --algorithm whole-suite --statements "$STATEMENTS" --no-minimise \
-                "$FLAG" "$v" 2> /dev/null | grep '^{' |
-                sed "s/^{/{\"round\":$round,\"flag\":\"$FLAG\",\"value\":$v,/" | tee -a "$OUT" >> "$tmp"
+                "$FLAG" "$v" > "$log" 2>&1 || true
+            line=$(grep '^{' "$log" |
+                sed "s/^{/{\"round\":$round,\"flag\":\"$FLAG\",\"value\":$v,/") || {
+                echo "$c, $FLAG $v, round $round: no result; its output ends:" >&2
+                tail -n 5 "$log" >&2
+                exit 1
+            }
+            echo "$line" >> "$tmp"
+            echo "$line" >> "$OUT"
         done
     done
 done
-# shellcheck disable=SC2086
-python3 - "$tmp" "$FLAG" $VALUES << 'PY'
-import json, statistics as st, sys
+python3 - "$tmp" "$FLAG" "${values[@]}" << 'PY'
+import json, math, statistics as st, sys
 from collections import defaultdict
 rows = [json.loads(l) for l in open(sys.argv[1])]
 flag, values = sys.argv[2], [int(v) for v in sys.argv[3:]]
 by = defaultdict(dict)
 for r in rows:
     by[(r["class"].split("/")[-1], r["value"])][r["round"]] = r
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return st.median(xs) if xs else math.nan
 print(f"class          {flag:>14s}  runs  wall (s)  ratio to {values[0]}  outside the host  workers busy  statements/s")
 for (cls, v) in sorted(by, key=lambda x: (x[0], values.index(x[1]))):
     runs = by[(cls, v)]
     base = by.get((cls, values[0]), {})
-    med = lambda f: st.median(f(r) for r in runs.values())
-    ratio = st.median(runs[i]["seconds"] / base[i]["seconds"] for i in runs if i in base)
-    print(f"{cls:14s} {v:14d} {len(runs):5d}  {med(lambda r: r['seconds']):8.2f}  {ratio:11.3f}"
-          f"  {100 * med(lambda r: r['outside_host']):15.1f} %  {100 * med(lambda r: r['workers_busy']):10.1f} %"
-          f"  {med(lambda r: r['statements_per_second']):12.0f}")
+    med = lambda key: median(r.get(key) for r in runs.values())
+    ratio = median(runs[i]["seconds"] / base[i]["seconds"] for i in runs if i in base)
+    print(f"{cls:14s} {v:14d} {len(runs):5d}  {med('seconds'):8.2f}  {ratio:11.3f}"
+          f"  {100 * med('outside_host'):15.1f} %  {100 * med('workers_busy'):10.1f} %"
+          f"  {med('statements_per_second'):12.0f}")
 PY

@@ -470,6 +470,7 @@ impl<'h> Evaluator<'h> {
     /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]).
     ///
     /// ```text
+    /// (ahead 3)
     /// search:  build 1 | build 2 | build 3 | take in 1, build 4 | take in 2 …
     /// worker:           run 1 ---------------| run 2 ------------| run 3 …
     /// ```

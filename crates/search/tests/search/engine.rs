@@ -273,17 +273,18 @@ fn a_seed_and_a_statement_budget_give_the_same_suite() {
     }
 }
 
-/// Building tests while earlier ones run (`stream_chunk`) changes when tests run, not which:
-/// the suite is the one built a generation at a time (whole-suite excepted: without streaming
-/// its last generation may stop between batches of 128 tests, so there it is only the same
-/// for the same chunk size).
+/// Building tests while earlier ones run (`stream_chunk`, `stream_ahead`) changes when tests
+/// run, not which: the suite is the one built a generation at a time (whole-suite excepted:
+/// without streaming its last generation may stop between batches of 128 tests, so there it
+/// is only the same for the same chunk size), and the same however many chunks are out.
 #[test]
 fn streaming_tests_to_the_host_gives_the_same_suite() {
     for algorithm in AlgorithmKind::ALL {
-        let run = |stream_chunk| {
+        let run_ahead = |stream_chunk, stream_ahead| {
             let engine = EngineConfig {
                 algorithm,
                 stream_chunk,
+                stream_ahead,
                 ..EngineConfig::default()
             };
             engine_search(
@@ -295,9 +296,17 @@ fn streaming_tests_to_the_host_gives_the_same_suite() {
             )
             .map(|(r, _)| serde_json::to_string(&r.tests).unwrap())
         };
+        let run = |stream_chunk| run_ahead(stream_chunk, EngineConfig::default().stream_ahead);
         let Some(whole) = run(0) else { return };
         let streamed = run(7);
         assert_eq!(streamed, run(7), "{algorithm}: streamed twice");
+        for ahead in [1, 12] {
+            assert_eq!(
+                streamed,
+                run_ahead(7, ahead),
+                "{algorithm}: {ahead} chunks out"
+            );
+        }
         if algorithm != AlgorithmKind::WholeSuite {
             assert_eq!(
                 Some(whole),
