@@ -39,6 +39,7 @@
 )]
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// The allocator the CLI uses (see the workspace's `Cargo.toml`).
@@ -139,7 +140,16 @@ const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A].
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
 [--observed-share P] [--stream-chunk N] [--stream-ahead N] [--criteria LIST] [--no-minimise]";
 
-fn args() -> Args {
+/// `v`, the value of `flag`, as a `T`.
+fn value<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    v.parse().map_err(|e| format!("{flag} {v:?}: {e}"))
+}
+
+/// The command line, or what is wrong with it.
+fn args() -> Result<Args, String> {
     let mut a = Args {
         cp: String::new(),
         classes: Vec::new(),
@@ -165,39 +175,40 @@ fn args() -> Args {
             a.minimise = false;
             continue;
         }
-        let v = it
-            .next()
-            .unwrap_or_else(|| panic!("{flag} needs a value\n{USAGE}"));
+        let v = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--cp" => a.cp = v,
             "--class" => a.classes.push(v.replace('.', "/")),
-            "--algorithm" => a.algorithms.push(v.parse().unwrap()),
-            "--seeds" => a.seeds = v.parse().unwrap(),
-            "--first-seed" => a.first_seed = v.parse().unwrap(),
-            "--seconds" => a.budget = Budget::time(Duration::from_secs_f64(v.parse().unwrap())),
-            "--statements" => a.budget = Budget::statements(v.parse().unwrap()),
-            "--workers" => a.workers = v.parse().unwrap(),
-            "--timeout-ms" => a.timeout = Duration::from_millis(v.parse().unwrap()),
-            "--observed-share" => a.observed_share = Some(v.parse().unwrap()),
-            "--stream-chunk" => a.stream_chunk = Some(v.parse().unwrap()),
-            "--stream-ahead" => a.stream_ahead = Some(v.parse().unwrap()),
-            "--criteria" => {
-                a.criteria = v
-                    .parse()
-                    .unwrap_or_else(|e| panic!("--criteria {v:?}: {e}\n{USAGE}"));
-                // The figures are branch coverage: without branch goals there would be none.
-                assert!(
-                    a.criteria.contains(Criterion::Branch),
-                    "--criteria {v:?}: the figures are branch coverage, so branch must be among them\n{USAGE}"
-                );
+            "--algorithm" => a.algorithms.push(value(&flag, &v)?),
+            "--seeds" => a.seeds = value(&flag, &v)?,
+            "--first-seed" => a.first_seed = value(&flag, &v)?,
+            "--seconds" => {
+                let t = Duration::try_from_secs_f64(value(&flag, &v)?)
+                    .map_err(|e| format!("{flag} {v:?}: {e}"))?;
+                a.budget = Budget::time(t);
             }
-            _ => panic!("unknown flag {flag}\n{USAGE}"),
+            "--statements" => a.budget = Budget::statements(value(&flag, &v)?),
+            "--workers" => a.workers = value(&flag, &v)?,
+            "--timeout-ms" => a.timeout = Duration::from_millis(value(&flag, &v)?),
+            "--observed-share" => a.observed_share = Some(value(&flag, &v)?),
+            "--stream-chunk" => a.stream_chunk = Some(value(&flag, &v)?),
+            "--stream-ahead" => a.stream_ahead = Some(value(&flag, &v)?),
+            "--criteria" => {
+                a.criteria = value(&flag, &v)?;
+                // The figures are branch coverage: without branch goals there would be none.
+                if !a.criteria.contains(Criterion::Branch) {
+                    return Err(format!(
+                        "--criteria {v:?}: the figures are branch coverage, so branch must be among them"
+                    ));
+                }
+            }
+            _ => return Err(format!("unknown flag {flag}")),
         }
     }
     if a.algorithms.is_empty() {
         a.algorithms = AlgorithmKind::ALL.to_vec();
     }
-    a
+    Ok(a)
 }
 
 /// The budget as a JSON object: `{"seconds": S}`, `{"statements": N}` or `{"evaluations": N}`
@@ -216,10 +227,28 @@ fn budget_json(b: &Budget) -> serde_json::Value {
     v
 }
 
-fn main() {
-    let a = args();
-    let cp = ClassPath::parse(&format!("{}:jrt", a.cp)).unwrap();
-    let worker = WorkerProgram::locate().unwrap_or_else(|e| panic!("{e}"));
+fn main() -> ExitCode {
+    let a = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("search-bench: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let cp = match ClassPath::parse(&format!("{}:jrt", a.cp)) {
+        Ok(cp) => cp,
+        Err(e) => {
+            eprintln!("search-bench: --cp {:?}: {e}", a.cp);
+            return ExitCode::from(2);
+        }
+    };
+    let worker = match WorkerProgram::locate() {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("search-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
     for class in &a.classes {
         let analysis = match Analyzer::new(&cp, ferrosuite_cfg::Config::default()).class(class) {
             Ok(x) => x,
@@ -235,18 +264,30 @@ fn main() {
                 continue;
             }
         };
-        let constants = harvest_nested(&cp, class).unwrap();
+        let constants = match harvest_nested(&cp, class) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("{class}: skipped: {e}");
+                continue;
+            }
+        };
         for &algorithm in &a.algorithms {
             for seed in a.first_seed..a.first_seed + a.seeds {
-                let mut host = Host::start(HostConfig {
+                let host = Host::start(HostConfig {
                     classpath: a.cp.split(':').map(PathBuf::from).collect(),
                     instrument: vec![class.clone()],
                     workers: a.workers,
                     timeout: a.timeout,
                     worker: Some(worker.clone()),
                     ..HostConfig::default()
-                })
-                .unwrap();
+                });
+                let mut host = match host {
+                    Ok(h) => h,
+                    Err(e) => {
+                        println!("{class}: skipped: {e}");
+                        break;
+                    }
+                };
                 let goals = GoalSet::for_class(
                     host.map(),
                     ferrosuite_fitness::Config {
@@ -255,8 +296,14 @@ fn main() {
                     },
                     &analysis,
                     cp.load(class).ok().as_deref(),
-                )
-                .unwrap();
+                );
+                let goals = match goals {
+                    Ok(g) => g,
+                    Err(e) => {
+                        println!("{class}: skipped: {e}");
+                        break;
+                    }
+                };
                 let mut factory = match Factory::new(&cluster, constants.clone(), search_config(&a))
                 {
                     Ok(f) => f,
@@ -374,4 +421,5 @@ fn main() {
             }
         }
     }
+    ExitCode::SUCCESS
 }
