@@ -15,13 +15,14 @@
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
-//! [--stream-chunk N] [--stream-ahead N] [--criteria LIST] [--no-minimise]`
+//! [--stream-chunk N] [--stream-ahead N] [--population N] [--criteria LIST] [--no-minimise]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
 //! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
 //! to the host at once while the search builds the next; 0: whole generations, no overlap)
-//! and `--stream-ahead N` (chunks out at a time, built but not taken in).
+//! and `--stream-ahead N` (chunks out at a time, built but not taken in), and `--population N`
+//! (the suites of the whole-suite GA, the tests of MOSA and DynaMOSA).
 //! `--criteria LIST` sets the coverage criteria the search optimises (comma-separated, as
 //! `ferrosuite generate --criteria`; default branch, line, method, exception): with `branch`
 //! alone both the fitness and the single-target baseline's goals are the whole-suite paper's.
@@ -69,6 +70,7 @@ struct Args {
     observed_share: Option<f64>,
     stream_chunk: Option<usize>,
     stream_ahead: Option<usize>,
+    population: Option<usize>,
     criteria: Criteria,
     minimise: bool,
 }
@@ -138,7 +140,7 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
 
 const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
-[--observed-share P] [--stream-chunk N] [--stream-ahead N] [--criteria LIST] [--no-minimise]";
+[--observed-share P] [--stream-chunk N] [--stream-ahead N] [--population N] [--criteria LIST] [--no-minimise]";
 
 /// `v`, the value of `flag`, as a `T`.
 fn value<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String>
@@ -162,6 +164,7 @@ fn args() -> Result<Args, String> {
         observed_share: None,
         stream_chunk: None,
         stream_ahead: None,
+        population: None,
         criteria: Criteria::default(),
         minimise: true,
     };
@@ -193,6 +196,7 @@ fn args() -> Result<Args, String> {
             "--observed-share" => a.observed_share = Some(value(&flag, &v)?),
             "--stream-chunk" => a.stream_chunk = Some(value(&flag, &v)?),
             "--stream-ahead" => a.stream_ahead = Some(value(&flag, &v)?),
+            "--population" => a.population = Some(value(&flag, &v)?),
             "--criteria" => {
                 a.criteria = value(&flag, &v)?;
                 // The figures are branch coverage: without branch goals there would be none.
@@ -320,6 +324,8 @@ fn main() -> ExitCode {
                     algorithm,
                     stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
                     stream_ahead: a.stream_ahead.unwrap_or(defaults.stream_ahead),
+                    population: a.population.unwrap_or(defaults.population),
+                    test_population: a.population.unwrap_or(defaults.test_population),
                     minimise: a.minimise,
                     ..defaults
                 };
@@ -413,6 +419,9 @@ fn main() -> ExitCode {
                 }
                 if let Some(ahead) = a.stream_ahead {
                     variant.push(format!("stream-ahead={ahead}"));
+                }
+                if let Some(n) = a.population {
+                    variant.push(format!("population={n}"));
                 }
                 if !variant.is_empty() {
                     line["variant"] = serde_json::json!(variant.join(","));

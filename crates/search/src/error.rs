@@ -39,4 +39,8 @@ pub enum Error {
         /// Insertion attempts made.
         attempts: usize,
     },
+    /// A suite refers to a test its [`TestStore`](crate::suite::TestStore) does not hold (the
+    /// store was pruned of a test a suite still holds, or the suite comes from another store).
+    #[error("test {0} of a suite is not in the test store")]
+    UnknownTest(u64),
 }

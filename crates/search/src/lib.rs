@@ -24,15 +24,15 @@
 //!
 //! ```
 //! use ferrosuite_search::{Config, Suite, TestIds};
-//! use ferrosuite_search::suite::crossover;
+//! use ferrosuite_search::suite::{TestStore, crossover};
 //! use ferrosuite_testcase::{Prim, Statement, Test};
 //! use rand_chacha::ChaCha8Rng;
 //! use rand_chacha::rand_core::SeedableRng;
 //!
-//! let mut ids = TestIds::default();
+//! let (mut ids, mut store) = (TestIds::default(), TestStore::default());
 //! let t = |i| Test::new(vec![Statement::Primitive(Prim::Int(i))]);
-//! let p1 = Suite::from_tests((0..4).map(t), &mut ids);
-//! let p2 = Suite::from_tests((10..12).map(t), &mut ids);
+//! let p1 = Suite::from_tests((0..4).map(t), &mut ids, &mut store);
+//! let p2 = Suite::from_tests((10..12).map(t), &mut ids, &mut store);
 //! let mut rng = ChaCha8Rng::seed_from_u64(7);
 //! let (o1, o2) = crossover(&p1, &p2, &Config::default(), &mut rng);
 //! assert_eq!(o1.len() + o2.len(), 6);

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque, hash_map};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ use ferrosuite_testcase::{Statement, Test};
 
 use super::budget::{Budget, Usage};
 use crate::error::Result;
-use crate::suite::TestId;
+use crate::suite::{IdHasher, TestId};
 
 /// Tests an algorithm hands to [`Evaluator::run_streamed`] at once.
 pub type Chunk = Vec<(TestId, Arc<Test>)>;
@@ -111,34 +111,6 @@ type TestFolds = HashMap<TestId, Rc<CompiledTrace>, BuildHasherDefault<IdHasher>
 struct Block {
     fold: Rc<CompiledTrace>,
     used: u64,
-}
-
-/// A hasher for the blocks' keys (lists of test ids, hashed once per block of every suite
-/// scored): a multiply-rotate mix per word, as rustc's `FxHasher`, instead of the default
-/// `SipHash`, which is made to resist keys chosen by an attacker (ids are ours).
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
-    }
 }
 
 /// The mean number of tests in a block.

@@ -32,9 +32,9 @@ use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
 use super::{Run, Scoring};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::random::{chance, unit};
-use crate::suite::{Suite, TestId, crossover, mutate_suite, random_suite};
+use crate::suite::{Suite, TestId, TestStore, crossover, mutate_suite, random_suite};
 
 /// A scored suite. The population holds them by [`Rc`]: an elite, a parent kept over its
 /// offspring and a parent chosen twice are the same individual, not copies of its suite.
@@ -62,15 +62,24 @@ pub(crate) fn rank_index(n: usize, bias: f64, r: f64) -> usize {
 }
 
 /// Runs the suites' tests that have no trace yet (one batch) and scores the suites.
-fn evaluate(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Result<Vec<Rc<Individual>>> {
+fn evaluate(
+    run: &mut Run<'_, '_, '_>,
+    suites: Vec<Suite>,
+    store: &TestStore,
+) -> Result<Vec<Rc<Individual>>> {
     let todo: Vec<(TestId, &Test)> = suites
         .iter()
         .flat_map(|s| s.tests.iter())
         .filter(|t| run.eval.trace(t.id).is_none())
-        .map(|t| (t.id, &*t.test))
-        .collect();
+        .map(|t| Ok((t.id, &**stored(store, t.id)?)))
+        .collect::<Result<_>>()?;
     run.execute(&todo)?;
     Ok(score(run, suites))
+}
+
+/// The test `id` of a suite.
+fn stored(store: &TestStore, id: TestId) -> Result<&Arc<Test>> {
+    store.get(id).ok_or(Error::UnknownTest(id.0))
 }
 
 /// Scores suites whose tests ran.
@@ -134,14 +143,14 @@ impl Score {
 }
 
 /// The end of a generation's bookkeeping, deferred into the next one: drops the individuals
-/// that left the population (with the last references to their tests) and the traces and
-/// folds of tests no individual of `pop` holds, except this generation's (ids from `start`).
-/// `marks` is a buffer kept between calls.
+/// that left the population, and the tests, traces and folds of tests no individual of `pop`
+/// holds, except this generation's (ids from `start`). `marks` is a buffer kept between calls.
 fn tidy(
     dropped: &mut Vec<Rc<Individual>>,
     pop: &[Rc<Individual>],
     start: TestId,
     scoring: &mut Scoring<'_>,
+    store: &mut TestStore,
     marks: &mut Vec<u64>,
 ) {
     dropped.clear();
@@ -155,7 +164,9 @@ fn tidy(
             .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id.0))
     };
     let keep = Kept::of(ids(), start.0, marks, MAX_MARKED_SPAN);
-    scoring.retain(|id| id >= start || keep.contains(id.0));
+    let kept = |id: TestId| id >= start || keep.contains(id.0);
+    scoring.retain(kept);
+    store.retain(kept);
 }
 
 /// The ids below a bound that a population holds, for the membership checks of [`tidy`].
@@ -217,11 +228,18 @@ const MAX_MARKED_SPAN: u64 = 1 << 22;
 
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let config = run.config.clone();
+    // The population's tests (and, during a generation, the offspring's new ones).
+    let mut store = RefCell::new(TestStore::new());
     let mut suites = Vec::with_capacity(config.population);
     for _ in 0..config.population {
-        suites.push(random_suite(run.factory, &mut run.ids, run.rng)?);
+        suites.push(random_suite(
+            run.factory,
+            store.get_mut(),
+            &mut run.ids,
+            run.rng,
+        )?);
     }
-    let mut pop = evaluate(run, suites)?;
+    let mut pop = evaluate(run, suites, store.get_mut())?;
     pop.sort_by(|a, b| better(a, b));
     run.generation(pop.first().map(|b| b.fitness));
     // What the end of the last generation left to do: the individuals it dropped, and traces
@@ -252,6 +270,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         run.execute_streamed(
             |factory, rng, ids, want| {
                 let mut offspring = offspring.borrow_mut();
+                let mut store = store.borrow_mut();
                 let start = offspring.len();
                 let mut new_tests = 0;
                 while offspring.len() < wanted && new_tests < want.max(1) {
@@ -268,8 +287,8 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     } else {
                         (parents_pop[i].suite.clone(), parents_pop[j].suite.clone())
                     };
-                    let changed1 = mutate_suite(factory, &mut o1, ids, rng)?;
-                    let changed2 = mutate_suite(factory, &mut o2, ids, rng)?;
+                    let changed1 = mutate_suite(factory, &mut o1, &mut store, ids, rng)?;
+                    let changed2 = mutate_suite(factory, &mut o2, &mut store, ids, rng)?;
                     new_tests += o1.changed().count() + o2.changed().count();
                     let copy =
                         |p: &Individual, changed: bool| (!crossed && !changed).then(|| p.score());
@@ -281,14 +300,16 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     offspring.push(o1);
                     offspring.push(o2);
                 }
+                if offspring.len() == start {
+                    return Ok(None);
+                }
                 // The tests the offspring copied unchanged ran with their parents.
-                Ok((offspring.len() > start).then(|| {
-                    offspring[start..]
-                        .iter()
-                        .flat_map(Suite::changed)
-                        .map(|t| (t.id, Arc::clone(&t.test)))
-                        .collect()
-                }))
+                let chunk = offspring[start..]
+                    .iter()
+                    .flat_map(Suite::changed)
+                    .map(|t| Ok((t.id, Arc::clone(stored(&store, t.id)?))))
+                    .collect::<Result<_>>()?;
+                Ok(Some(chunk))
             },
             |_, _, _| {},
             |scoring| {
@@ -298,6 +319,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                         parents_pop,
                         generation_start,
                         scoring,
+                        &mut store.borrow_mut(),
                         &mut marks,
                     );
                 }
@@ -324,7 +346,14 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         if std::mem::take(&mut retain_due) {
             // No chunk came back (no new tests, or the deadline).
             run.eval.scoring(&mut |scoring| {
-                tidy(&mut dropped, &pop, generation_start, scoring, &mut marks);
+                tidy(
+                    &mut dropped,
+                    &pop,
+                    generation_start,
+                    scoring,
+                    store.get_mut(),
+                    &mut marks,
+                );
             });
         }
         let scored = score_with(run, offspring.into_inner(), early, &copies.into_inner());

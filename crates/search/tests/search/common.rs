@@ -10,6 +10,7 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_search::factory::{value_types, wanted};
+use ferrosuite_search::suite::TestStore;
 use ferrosuite_search::{Config, Factory, Suite};
 use ferrosuite_testcase::cluster::{ClusterConfig, Operation, TestCluster};
 use ferrosuite_testcase::constants::{Constants, harvest_nested};
@@ -114,11 +115,17 @@ pub fn check_test(t: &Test, config: &Config) {
     );
 }
 
-pub fn check_suite(s: &Suite, config: &Config) {
+/// The invariants of a suite: within N tests, each in the store, not empty, of the length the
+/// suite records, and valid.
+pub fn check_suite(s: &Suite, store: &TestStore, config: &Config) {
     assert!(s.len() <= config.max_suite_size, "{} tests", s.len());
     for t in &s.tests {
-        assert!(!t.test.is_empty(), "an empty test stays in the suite");
-        check_test(&t.test, config);
+        let test = store
+            .get(t.id)
+            .expect("every test of a suite is in the store");
+        assert!(!test.is_empty(), "an empty test stays in the suite");
+        assert_eq!(t.len, test.len(), "the suite's record of a test's length");
+        check_test(test, config);
     }
 }
 

@@ -8,8 +8,9 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_search::crossover::test_crossover;
 use ferrosuite_search::mutation::{change_step, insert_step, mutate_test, remove_step};
 use ferrosuite_search::random::index;
-use ferrosuite_search::suite::{crossover, mutate_suite, random_suite};
+use ferrosuite_search::suite::{TestStore, crossover, mutate_suite, random_suite};
 use ferrosuite_search::{Config, Factory, Suite, TestIds};
+use ferrosuite_testcase::Test;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -46,27 +47,29 @@ fn op_sequence(max: usize) -> impl Strategy<Value = Vec<Op>> {
 }
 
 /// Runs `ops` on a population of four random suites; checks the invariants (and, with the
-/// class hierarchy of `cp`, the types) after each step and returns the population.
-fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<Suite> {
+/// class hierarchy of `cp`, the types) after each step and returns the population's tests.
+fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<Vec<Test>> {
     let config = factory.config().clone();
     let types = TypeCheck::new(cp, factory.cluster());
-    let check = |suite: &Suite| {
-        check_suite(suite, &config);
-        for t in &suite.tests {
-            types.check(&t.test);
+    let check = |suite: &Suite, store: &TestStore| {
+        check_suite(suite, store, &config);
+        for t in store.tests(suite) {
+            types.check(t);
         }
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut ids = TestIds::new();
+    let (mut ids, mut store) = (TestIds::new(), TestStore::new());
     let mut pop: Vec<Suite> = (0..4)
-        .map(|_| random_suite(factory, &mut ids, &mut rng).unwrap())
+        .map(|_| random_suite(factory, &mut store, &mut ids, &mut rng).unwrap())
         .collect();
-    pop.iter().for_each(check);
+    for s in &pop {
+        check(s, &store);
+    }
     for &o in ops {
         let first = index(&mut rng, pop.len());
         match o {
             Op::MutateSuite => {
-                mutate_suite(factory, &mut pop[first], &mut ids, &mut rng).unwrap();
+                mutate_suite(factory, &mut pop[first], &mut store, &mut ids, &mut rng).unwrap();
             }
             Op::Crossover => {
                 let second = index(&mut rng, pop.len());
@@ -83,11 +86,11 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<S
                 let j = index(&mut rng, pop[second].len());
                 let child = test_crossover(
                     factory,
-                    &pop[first].tests[i].test,
-                    &pop[second].tests[j].test,
+                    &store.get(pop[first].tests[i].id).unwrap().clone(),
+                    &store.get(pop[second].tests[j].id).unwrap().clone(),
                     &mut rng,
                 );
-                pop[first].tests[i].test = child.into();
+                replace(&mut pop[first], i, child, &mut ids, &mut store);
             }
             Op::MutateTest | Op::Remove | Op::Change | Op::Insert => {
                 let suite = &mut pop[first];
@@ -95,7 +98,8 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<S
                     continue;
                 }
                 let which = index(&mut rng, suite.len());
-                let test = std::sync::Arc::make_mut(&mut suite.tests[which].test);
+                let mut copy = Test::clone(store.get(suite.tests[which].id).unwrap());
+                let test = &mut copy;
                 match o {
                     Op::MutateTest => {
                         let before = test.clone();
@@ -114,12 +118,26 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<S
                         insert_step(factory, test, &mut rng).unwrap();
                     }
                 }
-                suite.tests.retain(|t| !t.test.is_empty());
+                replace(suite, which, copy, &mut ids, &mut store);
+                suite.tests.retain(|t| t.len > 0);
             }
         }
-        pop.iter().for_each(check);
+        for s in &pop {
+            check(s, &store);
+        }
     }
-    pop
+    pop.iter()
+        .map(|s| store.tests(s).cloned().collect())
+        .collect()
+}
+
+/// Puts `test` in place of the suite's test `i`, under a fresh id, as the suite operators do.
+fn replace(suite: &mut Suite, i: usize, test: Test, ids: &mut TestIds, store: &mut TestStore) {
+    let t = &mut suite.tests[i];
+    t.id = ids.fresh();
+    t.len = test.len();
+    t.changed = true;
+    store.insert(t.id, test);
 }
 
 /// Tight limits make the limits bite: tests of at most 6 statements, suites of at most 3 tests,
@@ -211,17 +229,17 @@ fn many_generations_stay_valid() {
     let f = registry().factory(Config::default());
     let config = f.config().clone();
     let mut rng = ChaCha8Rng::seed_from_u64(77);
-    let mut ids = TestIds::new();
+    let (mut ids, mut store) = (TestIds::new(), TestStore::new());
     let mut pop: Vec<Suite> = (0..20)
-        .map(|_| random_suite(&f, &mut ids, &mut rng).unwrap())
+        .map(|_| random_suite(&f, &mut store, &mut ids, &mut rng).unwrap())
         .collect();
     for _ in 0..30 {
         for i in (0..pop.len()).step_by(2) {
             let (mut a, mut b) = crossover(&pop[i], &pop[i + 1], &config, &mut rng);
-            mutate_suite(&f, &mut a, &mut ids, &mut rng).unwrap();
-            mutate_suite(&f, &mut b, &mut ids, &mut rng).unwrap();
-            check_suite(&a, &config);
-            check_suite(&b, &config);
+            mutate_suite(&f, &mut a, &mut store, &mut ids, &mut rng).unwrap();
+            mutate_suite(&f, &mut b, &mut store, &mut ids, &mut rng).unwrap();
+            check_suite(&a, &store, &config);
+            check_suite(&b, &store, &config);
             pop[i] = a;
             pop[i + 1] = b;
         }
