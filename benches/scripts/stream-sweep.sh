@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # How the streaming of tests to the host moves the wall time and the share of wall time
 # "outside the host" (issue 5): `--stream-chunk` (new tests per chunk handed to the host,
-# default 10) or `--stream-ahead` (chunks out at a time, built but not taken in, default 3).
+# default 10) or `--stream-ahead` (chunks out at a time, built but not taken in, default 3);
+# also `--population` (suites per generation of the whole-suite GA, default 80: more
+# offspring per generation between two of its barriers, where the host has nothing to run).
 # Statement budgets, so every run does the same work and the same search (streaming changes
-# when tests run, not which): the wall time is the throughput. The values run in turn, round
+# when tests run, not which; a population changes the search, hence the coverage column): the
+# wall time is the throughput. The values run in turn, round
 # after round, each round starting one value further on, so a change of the machine's speed
 # during the sweep hits every value alike; the summary gives per class and value the medians
 # and the median of the per-round ratio of wall times to the first value. Nothing else should
@@ -11,9 +14,10 @@
 #
 #   benches/scripts/stream-sweep.sh                        # --stream-chunk 10 6 16 24; Conversion and Fraction, 2M statements, 6 rounds
 #   FLAG=--stream-ahead VALUES="3 6 12" ROUNDS=10 benches/scripts/stream-sweep.sh
+#   FLAG=--population ROUNDS=4 benches/scripts/stream-sweep.sh
 #
-# Environment: FLAG (--stream-chunk), VALUES ("10 6 16 24" for chunks, "3 6 12" for ahead;
-# the first is the reference of the ratios), STATEMENTS (2000000), ROUNDS (6), CLASSES, OUT
+# Environment: FLAG (--stream-chunk), VALUES ("10 6 16 24" for chunks, "3 6 12" for ahead,
+# "80 160 320 1280" for the population; the first is the reference of the ratios), STATEMENTS (2000000), ROUNDS (6), CLASSES, OUT
 # (default benches/results/stream-sweep.jsonl; appended to as each run ends, each line with
 # its `round`, `flag` and `value`). Needs python3 for the summary.
 set -euo pipefail
@@ -22,8 +26,9 @@ FLAG=${FLAG:---stream-chunk}
 case "$FLAG" in
 --stream-chunk) VALUES=${VALUES:-"10 6 16 24"} ;;
 --stream-ahead) VALUES=${VALUES:-"3 6 12"} ;;
+--population) VALUES=${VALUES:-"80 160 320 1280"} ;;
 *)
-    echo "FLAG: --stream-chunk or --stream-ahead, not $FLAG" >&2
+    echo "FLAG: --stream-chunk, --stream-ahead or --population, not $FLAG" >&2
     exit 2
     ;;
 esac
@@ -68,7 +73,7 @@ for r in rows:
 def median(xs):
     xs = [x for x in xs if x is not None]
     return st.median(xs) if xs else math.nan
-print(f"class          {flag:>14s}  runs  wall (s)  ratio to {values[0]}  outside the host  workers busy  statements/s")
+print(f"class          {flag:>14s}  runs  wall (s)  ratio to {values[0]}  outside the host  workers busy  statements/s  branch coverage")
 for (cls, v) in sorted(by, key=lambda x: (x[0], values.index(x[1]))):
     runs = by[(cls, v)]
     base = by.get((cls, values[0]), {})
@@ -76,5 +81,5 @@ for (cls, v) in sorted(by, key=lambda x: (x[0], values.index(x[1]))):
     ratio = median(runs[i]["seconds"] / base[i]["seconds"] for i in runs if i in base)
     print(f"{cls:14s} {v:14d} {len(runs):5d}  {med('seconds'):8.2f}  {ratio:11.3f}"
           f"  {100 * med('outside_host'):15.1f} %  {100 * med('workers_busy'):10.1f} %"
-          f"  {med('statements_per_second'):12.0f}")
+          f"  {med('statements_per_second'):12.0f}  {100 * med('branch_coverage'):13.1f} %")
 PY
