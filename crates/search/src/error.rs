@@ -41,6 +41,6 @@ pub enum Error {
     },
     /// A suite refers to a test its [`TestStore`](crate::suite::TestStore) does not hold (the
     /// store was pruned of a test a suite still holds, or the suite comes from another store).
-    #[error("test {0} of a suite is not in the test store")]
-    UnknownTest(u64),
+    #[error("test {} of a suite is not in the test store", .0.0)]
+    UnknownTest(crate::suite::TestId),
 }

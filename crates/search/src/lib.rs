@@ -14,8 +14,8 @@
 //! - [`crossover`]: single-point crossover of two tests (for the test-level algorithms);
 //! - [`engine`]: the algorithms (whole-suite GA, MOSA, DynaMOSA, random search, single
 //!   target), the archive, budgets, execution caching and minimisation;
-//! - [`suite`]: [`Suite`] (tests with ids and a changed flag, for execution caching), suite
-//!   crossover (α split) and suite mutation.
+//! - [`suite`]: [`Suite`] (test ids with lengths and changed flags, for execution caching; the
+//!   tests in a [`TestStore`]), suite crossover (α split) and suite mutation.
 //!
 //! Every operator keeps the model's invariants: each test passes
 //! [`Test::validate`](ferrosuite_testcase::Test::validate) (references only to earlier,
@@ -53,5 +53,5 @@ pub mod values;
 pub use config::Config;
 pub use error::{Error, Result};
 pub use factory::Factory;
-pub use suite::{Suite, SuiteTest, TestId, TestIds};
+pub use suite::{Suite, SuiteTest, TestId, TestIds, TestStore};
 pub use values::{ObservedPool, Seeds};

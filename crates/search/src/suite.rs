@@ -3,11 +3,11 @@
 //! A [`Suite`] is a list of [`SuiteTest`]s: a test's [`TestId`], its length and a `changed`
 //! flag; the tests themselves are in a [`TestStore`], by id, one copy for all the suites that
 //! hold a test. The id names the test's *content*: it is fresh whenever an operator changes the
-//! test and is kept
-//! when a test is copied unchanged (into an offspring by crossover, into the next generation),
-//! so the engine can cache execution results by id and re-execute only what changed — the
-//! paper's "coverage information can be carried over from the previous execution". The
-//! `changed` flag says the same per suite, until the engine calls [`Suite::mark_executed`].
+//! test and is kept when a test is copied unchanged (into an offspring by crossover, into the
+//! next generation), so the engine can cache execution results by id and re-execute only what
+//! changed — the paper's "coverage information can be carried over from the previous
+//! execution". The `changed` flag says the same per suite, until the engine calls
+//! [`Suite::mark_executed`].
 //!
 //! Suites are copied and dropped far more often than tests change (every offspring starts as
 //! copies of its parents' tests, every individual that leaves the population drops its tests),
@@ -104,13 +104,15 @@ impl TestIds {
 pub struct SuiteTest {
     /// Identity of the content.
     pub id: TestId,
-    /// The test's statements (so that a suite's length is known without the tests).
+    /// Number of statements of the test (so that a suite's length is known without the
+    /// tests).
     pub len: usize,
     /// Whether the test is new or changed since [`Suite::mark_executed`].
     pub changed: bool,
 }
 
-/// A test suite: the individual of the whole-suite GA.
+/// A test suite: the individual of the whole-suite GA. (Serialised, it is its tests' ids,
+/// lengths and flags: the tests are in the [`TestStore`].)
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Suite {
     /// The tests, in order.
@@ -210,6 +212,11 @@ impl TestStore {
         self.tests.retain(|id, _| keep(*id));
     }
 
+    /// The ids of the tests held, in no particular order.
+    pub fn ids(&self) -> impl Iterator<Item = TestId> + '_ {
+        self.tests.keys().copied()
+    }
+
     /// Number of tests held.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -301,27 +308,24 @@ pub fn mutate_suite<R: Rng + ?Sized>(
     let n = suite.len();
     if n > 0 {
         let p = 1.0 / n as f64;
-        let mut emptied = false;
         for t in &mut suite.tests {
             if !chance(rng, p) {
                 continue;
             }
-            let test = store.get(t.id).ok_or(Error::UnknownTest(t.id.0))?;
+            let test = store.get(t.id).ok_or(Error::UnknownTest(t.id))?;
             if let Some(copy) = mutate_copy(f, test, rng)? {
                 t.id = ids.fresh();
                 t.len = copy.len();
                 t.changed = true;
                 changed = true;
-                if copy.is_empty() {
-                    emptied = true;
-                } else {
+                if !copy.is_empty() {
                     store.insert(t.id, copy);
                 }
             }
         }
-        if emptied {
-            suite.tests.retain(|t| t.len > 0);
-        }
+        // (Also drops an empty test the suite was given.)
+        suite.tests.retain(|t| t.len > 0);
+        changed |= suite.len() != n;
     }
     let sigma = f.config().test_insertion_probability;
     let mut pk = sigma;
@@ -414,6 +418,27 @@ mod tests {
         assert_eq!(store.len(), 2);
         store.retain(|id| id != s.tests[0].id);
         assert_eq!(ints(&s, &store), [2], "a test the store lacks is left out");
+    }
+
+    #[test]
+    fn a_test_missing_from_the_store_is_an_error() {
+        let c = crate::factory::tests::toy_cluster();
+        let f = Factory::new(
+            &c,
+            ferrosuite_testcase::constants::Constants::default(),
+            Config::default(),
+        )
+        .unwrap();
+        let mut ids = TestIds::new();
+        // One test: it is mutated with probability 1, and looked up.
+        let mut s = suite([1], &mut ids, &mut TestStore::new());
+        let mut rng =
+            <rand_chacha::ChaCha8Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(0);
+        let err = mutate_suite(&f, &mut s, &mut TestStore::new(), &mut ids, &mut rng).unwrap_err();
+        assert!(
+            matches!(err, Error::UnknownTest(id) if id == s.tests[0].id),
+            "{err}"
+        );
     }
 
     proptest! {

@@ -14,9 +14,9 @@
 //! the parent's fitness without an evaluation.
 //!
 //! The host has nothing to run between two generations, so what can wait does: the
-//! individuals that left the population, and the traces and folds of tests no individual
-//! holds, are dropped inside the next generation's stream once its first results are in,
-//! while the host runs the next chunk.
+//! individuals that left the population, and the tests (in the [`TestStore`]), traces and
+//! folds of tests no individual holds, are dropped inside the next generation's stream once its
+//! first results are in, while the host runs the next chunk.
 //!
 //! Rank selection (Whitley's linear ranking, as EvoSuite does it): with the population sorted
 //! best first, bias b and r uniform in \[0, 1), the chosen index is
@@ -79,7 +79,7 @@ fn evaluate(
 
 /// The test `id` of a suite.
 fn stored(store: &TestStore, id: TestId) -> Result<&Arc<Test>> {
-    store.get(id).ok_or(Error::UnknownTest(id.0))
+    store.get(id).ok_or(Error::UnknownTest(id))
 }
 
 /// Scores suites whose tests ran.
@@ -167,6 +167,9 @@ fn tidy(
     let kept = |id: TestId| id >= start || keep.contains(id.0);
     scoring.retain(kept);
     store.retain(kept);
+    // The store holds the population's tests, and of the older ones no other.
+    debug_assert!(ids().all(|id| store.get(TestId(id)).is_some()));
+    debug_assert!(store.ids().all(kept));
 }
 
 /// The ids below a bound that a population holds, for the membership checks of [`tidy`].
@@ -228,7 +231,8 @@ const MAX_MARKED_SPAN: u64 = 1 << 22;
 
 pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let config = run.config.clone();
-    // The population's tests (and, during a generation, the offspring's new ones).
+    // The population's tests, and during a generation the offspring's new ones (the tests
+    // only the last generation's dropped individuals held stay until the next clean-up).
     let mut store = RefCell::new(TestStore::new());
     let mut suites = Vec::with_capacity(config.population);
     for _ in 0..config.population {
@@ -242,9 +246,10 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let mut pop = evaluate(run, suites, store.get_mut())?;
     pop.sort_by(|a, b| better(a, b));
     run.generation(pop.first().map(|b| b.fitness));
-    // What the end of the last generation left to do: the individuals it dropped, and traces
-    // and folds no longer needed. Done inside the next stream once its first results are in
-    // (the host then runs the next chunk), not while the host waits for the generation.
+    // What the end of the last generation left to do: the individuals it dropped, and the
+    // tests, traces and folds no longer needed. Done inside the next stream once its first
+    // results are in (the host then runs the next chunk), not while the host waits for the
+    // generation.
     let mut dropped: Vec<Rc<Individual>> = Vec::new();
     let mut retain_due = false;
     let mut marks = Vec::new();

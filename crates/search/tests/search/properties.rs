@@ -47,8 +47,9 @@ fn op_sequence(max: usize) -> impl Strategy<Value = Vec<Op>> {
 }
 
 /// Runs `ops` on a population of four random suites; checks the invariants (and, with the
-/// class hierarchy of `cp`, the types) after each step and returns the population's tests.
-fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<Vec<Test>> {
+/// class hierarchy of `cp`, the types) after each step and returns the population: each suite
+/// (ids, lengths, flags) with its tests.
+fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<(Suite, Vec<Test>)> {
     let config = factory.config().clone();
     let types = TypeCheck::new(cp, factory.cluster());
     let check = |suite: &Suite, store: &TestStore| {
@@ -86,8 +87,8 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<V
                 let j = index(&mut rng, pop[second].len());
                 let child = test_crossover(
                     factory,
-                    &store.get(pop[first].tests[i].id).unwrap().clone(),
-                    &store.get(pop[second].tests[j].id).unwrap().clone(),
+                    store.get(pop[first].tests[i].id).unwrap(),
+                    store.get(pop[second].tests[j].id).unwrap(),
                     &mut rng,
                 );
                 replace(&mut pop[first], i, child, &mut ids, &mut store);
@@ -126,12 +127,16 @@ fn evolve(factory: &Factory<'_>, cp: &ClassPath, seed: u64, ops: &[Op]) -> Vec<V
             check(s, &store);
         }
     }
-    pop.iter()
-        .map(|s| store.tests(s).cloned().collect())
+    pop.into_iter()
+        .map(|s| {
+            let tests = store.tests(&s).cloned().collect();
+            (s, tests)
+        })
         .collect()
 }
 
-/// Puts `test` in place of the suite's test `i`, under a fresh id, as the suite operators do.
+/// Puts `test` in place of the suite's test `i`, under a fresh id and marked changed (an empty
+/// test is stored too: the caller drops it from the suite).
 fn replace(suite: &mut Suite, i: usize, test: Test, ids: &mut TestIds, store: &mut TestStore) {
     let t = &mut suite.tests[i];
     t.id = ids.fresh();
