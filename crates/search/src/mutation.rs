@@ -588,21 +588,28 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_chacha::rand_core::SeedableRng;
 
-    #[test]
-    fn a_copied_test_mutates_as_a_plain_one() {
+    /// Calls `check(factory, seed, test)` for the seeds 0..200, each with a random test of the
+    /// toy cluster (built from a generator of its own).
+    fn for_random_tests(mut check: impl FnMut(&Factory<'_>, u64, Test)) {
         let c = crate::factory::tests::toy_cluster();
         let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
         let mut built = ChaCha8Rng::seed_from_u64(5);
-        let (mut changed, mut unchanged) = (0, 0);
         for seed in 0..200 {
-            let test = f.random_test(&mut built).unwrap();
+            check(&f, seed, f.random_test(&mut built).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_copied_test_mutates_as_a_plain_one() {
+        let (mut changed, mut unchanged) = (0, 0);
+        for_random_tests(|f, seed, test| {
             let mut plain = test.clone();
             let (mut r1, mut r2) = (
                 ChaCha8Rng::seed_from_u64(seed),
                 ChaCha8Rng::seed_from_u64(seed),
             );
-            let c1 = mutate_test(&f, &mut plain, &mut r1).unwrap();
-            let copy = mutate_copy(&f, &test, &mut r2).unwrap();
+            let c1 = mutate_test(f, &mut plain, &mut r1).unwrap();
+            let copy = mutate_copy(f, &test, &mut r2).unwrap();
             // The same draws, the same result; the original is left as it was.
             assert_eq!(r1.next_u64(), r2.next_u64());
             if let Some(copy) = copy {
@@ -613,19 +620,15 @@ mod tests {
                 assert!(!c1);
                 unchanged += 1;
             }
-        }
+        });
         // No step is drawn with probability 8/27, and a step drawn may change nothing.
         assert!(unchanged > 20 && changed > 20, "{unchanged} {changed}");
     }
 
     #[test]
     fn a_test_is_copied_only_when_a_step_is_drawn() {
-        let c = crate::factory::tests::toy_cluster();
-        let f = Factory::new(&c, Constants::default(), Config::default()).unwrap();
-        let mut built = ChaCha8Rng::seed_from_u64(5);
         let (mut copied, mut borrowed) = (0, 0);
-        for seed in 0..200 {
-            let test = f.random_test(&mut built).unwrap();
+        for_random_tests(|f, seed, test| {
             // Whether a step is drawn: `mutate_via`'s three draws for the steps agree with three
             // draws in a row up to the first step drawn.
             let mut peek = ChaCha8Rng::seed_from_u64(seed);
@@ -639,7 +642,7 @@ mod tests {
             .any(|p| chance(&mut peek, p));
             let mut cow = Cow::Borrowed(&test);
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            mutate_via(&f, &mut cow, Cow::to_mut, &mut rng).unwrap();
+            mutate_via(f, &mut cow, Cow::to_mut, &mut rng).unwrap();
             let owned = matches!(cow, Cow::Owned(_));
             assert_eq!(
                 owned, drawn,
@@ -650,7 +653,7 @@ mod tests {
             } else {
                 borrowed += 1;
             }
-        }
+        });
         assert!(copied > 20 && borrowed > 20, "{copied} {borrowed}");
     }
 

@@ -202,6 +202,12 @@ impl TestStore {
         self.tests.get(&id)
     }
 
+    /// The test with this id, which a suite of this store holds: [`Error::UnknownTest`] if
+    /// the store lacks it.
+    pub fn held(&self, id: TestId) -> Result<&Arc<Test>> {
+        self.get(id).ok_or(Error::UnknownTest(id))
+    }
+
     /// Puts in a test under its id (replacing any test under that id).
     pub fn insert(&mut self, id: TestId, test: Test) {
         self.tests.insert(id, Arc::new(test));
@@ -312,8 +318,7 @@ pub fn mutate_suite<R: Rng + ?Sized>(
             if !chance(rng, p) {
                 continue;
             }
-            let test = store.get(t.id).ok_or(Error::UnknownTest(t.id))?;
-            if let Some(copy) = mutate_copy(f, test, rng)? {
+            if let Some(copy) = mutate_copy(f, store.held(t.id)?, rng)? {
                 t.id = ids.fresh();
                 t.len = copy.len();
                 t.changed = true;

@@ -32,7 +32,7 @@ use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
 use super::{Run, Scoring};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::random::{chance, unit};
 use crate::suite::{Suite, TestId, TestStore, crossover, mutate_suite, random_suite};
 
@@ -71,15 +71,10 @@ fn evaluate(
         .iter()
         .flat_map(|s| s.tests.iter())
         .filter(|t| run.eval.trace(t.id).is_none())
-        .map(|t| Ok((t.id, &**stored(store, t.id)?)))
+        .map(|t| Ok((t.id, &**store.held(t.id)?)))
         .collect::<Result<_>>()?;
     run.execute(&todo)?;
     Ok(score(run, suites))
-}
-
-/// The test `id` of a suite.
-fn stored(store: &TestStore, id: TestId) -> Result<&Arc<Test>> {
-    store.get(id).ok_or(Error::UnknownTest(id))
 }
 
 /// Scores suites whose tests ran.
@@ -312,7 +307,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                 let chunk = offspring[start..]
                     .iter()
                     .flat_map(Suite::changed)
-                    .map(|t| Ok((t.id, Arc::clone(stored(&store, t.id)?))))
+                    .map(|t| Ok((t.id, Arc::clone(store.held(t.id)?))))
                     .collect::<Result<_>>()?;
                 Ok(Some(chunk))
             },
