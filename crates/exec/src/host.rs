@@ -851,6 +851,17 @@ impl Stream<'_> {
         self.from_host.recv().ok()
     }
 
+    /// The next chunk's results if they are in, without waiting: the caller can do something
+    /// else while the host is still at work ([`Polled::Pending`]).
+    #[must_use]
+    pub fn poll(&self) -> Polled {
+        match self.from_host.try_recv() {
+            Ok((index, results)) => Polled::Ready(index, results),
+            Err(mpsc::TryRecvError::Empty) => Polled::Pending,
+            Err(mpsc::TryRecvError::Disconnected) => Polled::Ended,
+        }
+    }
+
     /// Whether chunks may still be sent (not [`close`](Self::close)d).
     #[must_use]
     pub fn is_open(&self) -> bool {
@@ -888,6 +899,17 @@ impl Drop for Stream<'_> {
             let _ = self.wait();
         }
     }
+}
+
+/// What [`Stream::poll`] found.
+#[derive(Debug)]
+pub enum Polled {
+    /// A chunk's results, with its number.
+    Ready(usize, Vec<TestResult>),
+    /// None yet: the host is still at work.
+    Pending,
+    /// The stream has ended and every result was taken.
+    Ended,
 }
 
 /// The thread that runs streams for [`Host::open_stream`], holding the slots while it lives.

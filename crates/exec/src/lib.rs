@@ -23,7 +23,9 @@ pub mod wire;
 pub mod worker;
 
 pub use error::{Error, Result};
-pub use host::{Host, HostConfig, HostStats, MIN_CHUNK, Ready, WorkerProgram, locate_libjvm};
+pub use host::{
+    Host, HostConfig, HostStats, MIN_CHUNK, Polled, Ready, WorkerProgram, locate_libjvm,
+};
 pub use result::{
     MAX_ARRAY_ELEMENTS, Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult,
     ThrowKind, Thrown,

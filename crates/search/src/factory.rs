@@ -466,7 +466,7 @@ impl<'a> Factory<'a> {
     }
 
     /// [`value_types`] of `statements`, with the types of call results and field reads
-    /// remembered by descriptor (see [`TypeMemo`]).
+    /// remembered by descriptor (see `TypeMemo`).
     ///
     /// # Errors
     /// A statement whose descriptor does not parse.

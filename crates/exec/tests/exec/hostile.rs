@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use ferrosuite_exec::{Host, MIN_CHUNK, Observed, Status, ThrowKind};
+use ferrosuite_exec::{Host, MIN_CHUNK, Observed, Polled, Status, ThrowKind};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
 use crate::{config, fixtures};
@@ -609,7 +609,8 @@ fn jdk_infrastructure_threads_are_not_leaks() {
 /// Streams run on the host's own thread ([`Host::open_stream`]): a worker that dies in one
 /// costs exactly its test (a fresh worker, sent the names again, takes the rest), the thread
 /// serves the next stream, a batch takes the workers back from it, a stream after the batch
-/// starts it again, and a stream dropped without `finish` leaves the host usable.
+/// starts it again, a stream whose results are polled for gives them all, once each, and a
+/// stream dropped without `finish` leaves the host usable.
 #[test]
 fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back() {
     use std::sync::Arc;
@@ -617,19 +618,36 @@ fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back(
         let mut host = counter_and_exits_host(workers);
         let counter = Arc::new(call("Counter", "next", "()I"));
         let halt = Arc::new(runtime_halt());
-        let stream_of = |host: &mut Host, chunks: Vec<Vec<Arc<Test>>>| {
+        // Results taken by waiting for them (`recv`), or by polling without waiting.
+        let taken_in = |host: &mut Host, chunks: Vec<Vec<Arc<Test>>>, polled: bool| {
             let mut stream = host.open_stream(true, None).unwrap();
             for c in chunks {
                 assert!(stream.send(c));
             }
             stream.close();
             let mut got = std::collections::BTreeMap::new();
-            while let Some((i, r)) = stream.recv() {
-                got.insert(i, r);
+            loop {
+                let next = if polled {
+                    match stream.poll() {
+                        Polled::Ready(i, r) => Some((i, r)),
+                        Polled::Pending => {
+                            std::thread::yield_now();
+                            continue;
+                        }
+                        Polled::Ended => None,
+                    }
+                } else {
+                    stream.recv()
+                };
+                let Some((i, r)) = next else { break };
+                assert!(got.insert(i, r).is_none(), "chunk {i} twice");
             }
+            assert!(matches!(stream.poll(), Polled::Ended));
+            assert!(stream.recv().is_none());
             stream.finish().unwrap();
             got.into_values().collect::<Vec<_>>()
         };
+        let stream_of = |host: &mut Host, chunks| taken_in(host, chunks, false);
         let mut first = vec![vec![Arc::clone(&counter); 10]; 3];
         first[1][4] = Arc::clone(&halt);
         let got = stream_of(&mut host, first);
@@ -645,14 +663,15 @@ fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back(
                 }
             }
         }
-        let got = stream_of(&mut host, vec![vec![Arc::clone(&counter); 5]]);
-        assert!(got[0].iter().all(|r| r.status == Status::Completed));
+        let got = taken_in(&mut host, vec![vec![Arc::clone(&counter); 5]; 2], true);
+        assert_eq!(got.len(), 2, "polled");
+        assert!(got.iter().flatten().all(|r| r.status == Status::Completed));
         let batch: Vec<Test> = (0..3).map(|_| call("Counter", "next", "()I")).collect();
         let results = host.run(&batch, false).unwrap();
         assert!(results.iter().all(|r| r.status == Status::Completed));
         let stats = host.stats();
         assert_eq!(stats.crashes, 1, "{workers} worker(s): {stats:?}");
-        assert_eq!(stats.tests, 30 + 5 + 3, "{workers} worker(s): {stats:?}");
+        assert_eq!(stats.tests, 30 + 10 + 3, "{workers} worker(s): {stats:?}");
         // Dropped with a chunk in flight: the drop waits for it; the host goes on.
         {
             let stream = host.open_stream(false, None).unwrap();
@@ -662,7 +681,7 @@ fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back(
         assert_eq!(got[0].len(), 2);
         assert_eq!(
             host.stats().tests,
-            30 + 5 + 3 + 4 + 2,
+            30 + 10 + 3 + 4 + 2,
             "{workers} worker(s)"
         );
     }

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrosuite_exec::{Host, TestResult};
+use ferrosuite_exec::{Host, Polled, TestResult};
 use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
@@ -160,6 +160,65 @@ impl Scoring<'_> {
         score_suite(self.books, self.compiled, self.in_fitness, ids)
     }
 
+    /// Folds the blocks of the suite of tests `ids` whose tests have all run (as
+    /// [`suite_fitness`](Self::suite_fitness) would, keeping the blocks for later suites),
+    /// so that scoring the suite once the others have run ([`finish`](Self::finish)) folds
+    /// only those. Not a fitness evaluation. Worth it while the search waits for the host:
+    /// an offspring's blocks are mostly its parents', already folded, and scoring it then
+    /// reads a fold of all of them instead of each.
+    pub fn prepare(&mut self, ids: &[TestId]) -> Prepared {
+        let t0 = Instant::now();
+        let Scoring {
+            books, compiled, ..
+        } = self;
+        let mut parts = Vec::with_capacity(BLOCK as usize);
+        let mut ready = Vec::new();
+        let mut waiting = Vec::new();
+        for r in blocks_of(ids) {
+            let block = &ids[r.clone()];
+            if block.iter().all(|id| books.cache.contains_key(id)) {
+                ready.extend(compiled.fold(&books.cache, block, &mut parts));
+            } else {
+                waiting.push(r);
+            }
+        }
+        let fold = compiled
+            .scorer
+            .merge(std::iter::once(&compiled.init).chain(ready.iter().map(|f| &**f)));
+        *self.in_fitness += t0.elapsed();
+        Prepared {
+            fold,
+            waiting,
+            len: ids.len(),
+        }
+    }
+
+    /// The whole-suite fitness of the suite `ids` that `prepared` was [`prepare`](Self::prepare)d
+    /// from (the same ids): its fold and the blocks that were waiting, folded now; the same
+    /// value as [`suite_fitness`](Self::suite_fitness) (the merge is exact). One fitness
+    /// evaluation.
+    pub fn finish(&mut self, prepared: &Prepared, ids: &[TestId]) -> SuiteFitness {
+        debug_assert_eq!(prepared.len, ids.len(), "finish: not the suite prepared");
+        let t0 = Instant::now();
+        let Scoring {
+            books, compiled, ..
+        } = self;
+        books.usage.evaluations += 1;
+        let mut parts = Vec::with_capacity(BLOCK as usize);
+        let folds: Vec<Rc<CompiledTrace>> = prepared
+            .waiting
+            .iter()
+            .filter_map(|r| ids.get(r.clone()))
+            .filter_map(|block| compiled.fold(&books.cache, block, &mut parts))
+            .collect();
+        let f = compiled.scorer.score_compiled(
+            &books.goals,
+            std::iter::once(&prepared.fold).chain(folds.iter().map(|f| &**f)),
+        );
+        *self.in_fitness += t0.elapsed();
+        f
+    }
+
     /// [`Evaluator::retain`] from inside a stream: `keep` must keep the tests of the stream
     /// that have run (they are scored later).
     pub fn retain(&mut self, keep: impl Fn(TestId) -> bool) {
@@ -177,60 +236,93 @@ fn score_suite(
 ) -> SuiteFitness {
     let t0 = Instant::now();
     books.usage.evaluations += 1;
-    let Compiled {
-        scorer,
-        init,
-        tests,
-        blocks,
-        epoch,
-    } = compiled;
     let ids: Vec<TestId> = ids.into_iter().collect();
-    let cache = &books.cache;
-    // Test `id`'s compiled trace, compiled now if it is not yet; `None` without a trace (cut
-    // off by the deadline: not part of the suite's fitness).
-    let compile = |scorer: &mut SuiteScorer, tests: &mut TestFolds, id| match tests.entry(id) {
-        hash_map::Entry::Occupied(o) => Some(Rc::clone(o.get())),
-        hash_map::Entry::Vacant(v) => cache
-            .get(&id)
-            .map(|trace| Rc::clone(v.insert(Rc::new(scorer.compile(trace))))),
-    };
-    // A small suite is folded test by test: blocks of one.
-    let cuts = if ids.len() < 2 * BLOCK as usize {
-        (0..ids.len()).map(|k| k..k + 1).collect()
-    } else {
-        cut(&ids)
-    };
-    // The fold of each block (a block holding a test without a trace is folded for this
-    // suite only, not kept).
-    let mut folds: Vec<Rc<CompiledTrace>> = Vec::with_capacity(cuts.len());
-    let mut parts: Vec<Rc<CompiledTrace>> = Vec::with_capacity(BLOCK as usize);
-    for r in cuts {
-        let block = &ids[r];
-        if let [one] = block {
-            folds.extend(compile(scorer, tests, *one));
-        } else if let Some(b) = blocks.get_mut(block) {
-            b.used = *epoch;
-            folds.push(Rc::clone(&b.fold));
-        } else {
-            parts.clear();
-            parts.extend(block.iter().filter_map(|&id| compile(scorer, tests, id)));
-            let fold = Rc::new(scorer.merge(parts.iter().map(|p| &**p)));
-            if parts.len() == block.len() {
-                let kept = Block {
-                    fold: Rc::clone(&fold),
-                    used: *epoch,
-                };
-                blocks.insert(block.into(), kept);
-            }
-            folds.push(fold);
-        }
-    }
-    let f = scorer.score_compiled(
+    let mut parts = Vec::with_capacity(BLOCK as usize);
+    let folds: Vec<Rc<CompiledTrace>> = blocks_of(&ids)
+        .into_iter()
+        .filter_map(|r| compiled.fold(&books.cache, &ids[r], &mut parts))
+        .collect();
+    let f = compiled.scorer.score_compiled(
         &books.goals,
-        std::iter::once(&*init).chain(folds.iter().map(|f| &**f)),
+        std::iter::once(&compiled.init).chain(folds.iter().map(|f| &**f)),
     );
     *in_fitness += t0.elapsed();
     f
+}
+
+/// The blocks a suite of these tests is folded in: blocks of one for a small suite, else
+/// [`cut`].
+fn blocks_of(ids: &[TestId]) -> Vec<Range<usize>> {
+    if ids.len() < 2 * BLOCK as usize {
+        (0..ids.len()).map(|k| k..k + 1).collect()
+    } else {
+        cut(ids)
+    }
+}
+
+impl Compiled {
+    /// Test `id`'s compiled trace, compiled now if it is not yet; `None` without a trace (cut
+    /// off by the deadline: not part of the suite's fitness).
+    fn test(
+        &mut self,
+        cache: &BTreeMap<TestId, Arc<Trace>>,
+        id: TestId,
+    ) -> Option<Rc<CompiledTrace>> {
+        match self.tests.entry(id) {
+            hash_map::Entry::Occupied(o) => Some(Rc::clone(o.get())),
+            hash_map::Entry::Vacant(v) => cache
+                .get(&id)
+                .map(|trace| Rc::clone(v.insert(Rc::new(self.scorer.compile(trace))))),
+        }
+    }
+
+    /// The fold of a block of a suite's tests: the kept one, or merged now (and kept, unless
+    /// a test of the block has no trace: then it is folded for this suite only); `None` for a
+    /// block of one test without a trace. `parts` is scratch.
+    fn fold(
+        &mut self,
+        cache: &BTreeMap<TestId, Arc<Trace>>,
+        block: &[TestId],
+        parts: &mut Vec<Rc<CompiledTrace>>,
+    ) -> Option<Rc<CompiledTrace>> {
+        if let [one] = block {
+            return self.test(cache, *one);
+        }
+        if let Some(b) = self.blocks.get_mut(block) {
+            b.used = self.epoch;
+            return Some(Rc::clone(&b.fold));
+        }
+        parts.clear();
+        for &id in block {
+            parts.extend(self.test(cache, id));
+        }
+        let fold = Rc::new(self.scorer.merge(parts.iter().map(|p| &**p)));
+        if parts.len() == block.len() {
+            let kept = Block {
+                fold: Rc::clone(&fold),
+                used: self.epoch,
+            };
+            self.blocks.insert(block.into(), kept);
+        }
+        Some(fold)
+    }
+}
+
+/// A suite scored in part before all its tests have run ([`Scoring::prepare`]): the fold of
+/// the static initialisers and of the suite's blocks whose tests had all run, and the blocks
+/// that were waiting for a test. [`Scoring::finish`] folds those in once their tests have run.
+///
+/// ```text
+/// suite     [a b c] [d e F g] [h i]      (F not run yet)
+/// prepared  merge(init, [a b c], [h i]) + waiting [d e F g]
+/// finished  score(prepared, merge(d e F g))  = score(init, [a b c], [d e F g], [h i])
+/// ```
+#[derive(Debug)]
+pub struct Prepared {
+    fold: CompiledTrace,
+    waiting: Vec<Range<usize>>,
+    /// The number of tests of the suite (checked by `finish`).
+    len: usize,
 }
 
 impl Books {
@@ -439,7 +531,12 @@ impl<'h> Evaluator<'h> {
     /// next chunks), in the order produced; those cut off by the deadline get no call. What
     /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
     /// tests. The time the host worked (not waiting for chunks) counts as time in the host.
-    /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]).
+    /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]). While
+    /// the search would wait for results, `idle` is called instead, again and again while it
+    /// returns true and the results are not in: each call does one small piece of work that
+    /// can be done ahead (scoring suites in part: [`Scoring::prepare`]), so that less is left
+    /// once the results are in, when the host may be waiting for the next chunk. What it does
+    /// must not change the search: how often it is called depends on timing.
     ///
     /// ```text
     /// (ahead 3)
@@ -452,6 +549,7 @@ impl<'h> Evaluator<'h> {
         mut produce: impl FnMut() -> Result<Option<Chunk>>,
         mut taken_in: impl FnMut(&GoalSet, TestId, &Test, &Arc<Trace>),
         mut after_chunk: impl FnMut(&mut Scoring<'_>),
+        mut idle: impl FnMut(&mut Scoring<'_>) -> bool,
     ) -> Result<()> {
         let Evaluator {
             host,
@@ -506,8 +604,22 @@ impl<'h> Evaluator<'h> {
             };
             // Chunks finish in order with one worker; with several they are put back in
             // order.
+            let mut busy = true;
             while !arrived.contains_key(&taken) {
-                match stream.recv() {
+                let polled = match stream.poll() {
+                    Polled::Pending if busy => {
+                        busy = idle(&mut Scoring {
+                            books,
+                            compiled,
+                            in_fitness,
+                        });
+                        continue;
+                    }
+                    Polled::Pending => stream.recv(),
+                    Polled::Ready(i, results) => Some((i, results)),
+                    Polled::Ended => None,
+                };
+                match polled {
                     Some((i, results)) => {
                         arrived.insert(i, results);
                     }

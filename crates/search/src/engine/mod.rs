@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 
 pub use archive::{Archive, Kept};
 pub use budget::{Budget, Usage};
-pub use evaluate::{Chunk, Evaluator, Scoring};
+pub use evaluate::{Chunk, Evaluator, Prepared, Scoring};
 pub use minimise::{Minimised, minimise};
 
 use crate::error::{Error, Result};
@@ -322,7 +322,8 @@ impl Run<'_, '_, '_> {
     /// order produced: while streaming as soon as its chunk's results are in (so this work
     /// overlaps the next chunks' runs), otherwise after the batch. `after_chunk` is called
     /// after each chunk is taken in (once after the batch without streaming), to score suites
-    /// whose tests have run.
+    /// whose tests have run; `idle` while the search waits for results (see
+    /// [`Evaluator::run_streamed`]; never without streaming).
     pub fn execute_streamed(
         &mut self,
         mut produce: impl FnMut(
@@ -333,6 +334,7 @@ impl Run<'_, '_, '_> {
         ) -> Result<Option<Chunk>>,
         mut on_trace: impl FnMut(&GoalSet, TestId, &Arc<Trace>),
         mut after_chunk: impl FnMut(&mut evaluate::Scoring<'_>),
+        idle: impl FnMut(&mut evaluate::Scoring<'_>) -> bool,
     ) -> Result<()> {
         if self.config.stream_chunk == 0 {
             let mut all: Chunk = Vec::new();
@@ -367,6 +369,7 @@ impl Run<'_, '_, '_> {
                 on_trace(goals, id, trace);
             },
             after_chunk,
+            idle,
         )?;
         self.seed_compared();
         Ok(())

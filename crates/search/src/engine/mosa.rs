@@ -305,6 +305,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
                 // run; selection then only adds the objectives that changed.
                 |goals, id, trace| vectors.take_in(goals, id, trace),
                 |_| {},
+                |_| false,
             )?;
             pop.iter().cloned().chain(q).collect()
         };

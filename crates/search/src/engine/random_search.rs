@@ -29,6 +29,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             },
             |_, _, _| {},
             |_| {},
+            |_| false,
         )?;
         if built == 0 {
             // Nothing can be built: more attempts would not change that.

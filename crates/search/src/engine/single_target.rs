@@ -143,6 +143,7 @@ fn target(
                 fitness.insert(id, goals.fitness(goal, trace));
             },
             |_| {},
+            |_| false,
         )?;
         first = false;
         run.eval.usage_mut().evaluations += fresh.len() as u64;

@@ -11,7 +11,18 @@
 //! are bred, and each offspring is scored as soon as its tests have run (its fitness does not
 //! depend on what later chunks reveal: see [`Scoring::suite_fitness`](super::Scoring)); an
 //! offspring that is its parent unchanged (no crossover, and mutation changed nothing) takes
-//! the parent's fitness without an evaluation.
+//! the parent's fitness without an evaluation. While the search waits for results it scores
+//! ahead: an offspring whose tests have all run but which waits behind an earlier one is
+//! scored, and one still waiting for a test is prepared ([`Scoring::prepare`]: its blocks
+//! that ran are folded into one), so that scoring it once the test is in reads two or three
+//! folds instead of dozens. The generation's last chunks are short (the last pair alone), so
+//! that little is left to score once the host is done: until the last offspring is scored
+//! the next generation cannot start, and the host waits.
+//!
+//! ```text
+//! search: breed 1 2 3 | wait: prepare | score 1, breed 4 | … | wait: prepare | score last
+//! host:          run 1 | run 2 | run 3 | …                   | run last (short) |
+//! ```
 //!
 //! The host has nothing to run between two generations, so what can wait does: the
 //! individuals that left the population, and the tests (in the [`TestStore`]), traces and
@@ -23,7 +34,7 @@
 //! `N · (b − √(b² − 4(b − 1)r)) / (2(b − 1))`; with b = 1.7 the best individual is chosen 1.7
 //! times as often as the median one.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -31,7 +42,7 @@ use std::sync::Arc;
 use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
-use super::{Run, Scoring};
+use super::{Prepared, Run, Scoring};
 use crate::error::Result;
 use crate::random::{chance, unit};
 use crate::suite::{Suite, TestId, TestStore, crossover, mutate_suite, random_suite};
@@ -79,26 +90,23 @@ fn evaluate(
 
 /// Scores suites whose tests ran.
 fn score(run: &mut Run<'_, '_, '_>, suites: Vec<Suite>) -> Vec<Rc<Individual>> {
-    score_with(run, suites, Vec::new(), &[])
+    score_with(run, suites, Vec::new())
 }
 
-/// Scores suites whose tests ran, taking the fitness of suite k from `early[k]` where it was
-/// known in the stream, else from `copies[k]` when it is a parent unchanged (a stream that
-/// ended before scoring it: no chunk came back, or the deadline), else by scoring it.
+/// Scores suites whose tests ran, taking the fitness of suite k from `known[k]` where it is
+/// known (scored in the stream, or a parent unchanged), else by scoring it (a stream that
+/// ended before scoring it: no chunk came back, or the deadline).
 fn score_with(
     run: &mut Run<'_, '_, '_>,
     suites: Vec<Suite>,
-    early: Vec<Score>,
-    copies: &[Option<Score>],
+    known: Vec<Option<Score>>,
 ) -> Vec<Rc<Individual>> {
-    let mut early = early.into_iter();
+    let mut known = known.into_iter();
     suites
         .into_iter()
-        .enumerate()
-        .map(|(k, mut suite)| {
+        .map(|mut suite| {
             suite.mark_executed();
-            let known = early.next().or_else(|| copies.get(k).copied().flatten());
-            let Score { fitness, complete } = known.unwrap_or_else(|| {
+            let Score { fitness, complete } = known.next().flatten().unwrap_or_else(|| {
                 Score::of(&run.eval.suite_fitness(suite.tests.iter().map(|t| t.id)))
             });
             Rc::new(Individual {
@@ -135,6 +143,127 @@ impl Score {
             complete: f.complete(),
         }
     }
+}
+
+/// How far the scoring of a generation's offspring has come inside its stream.
+#[derive(Default)]
+struct Progress {
+    /// The scores of the first offspring, in order.
+    early: Vec<Score>,
+    /// Where in the tests of the next offspring to score one may not have run yet (those
+    /// before it have).
+    ready: usize,
+    /// What was done for each offspring while the search waited for results.
+    ahead: Vec<Ahead>,
+    /// The first offspring [`Progress::ahead`] has not looked at.
+    looked: usize,
+}
+
+/// An offspring scored, or prepared, ahead of its turn.
+enum Ahead {
+    Nothing,
+    Prepared(Box<Prepared>),
+    Scored(Score),
+}
+
+impl Progress {
+    /// Scores, in order, the offspring whose tests have all run (after each chunk): an
+    /// unchanged parent takes its parent's score, one scored ahead keeps that score, one
+    /// prepared ahead is finished.
+    fn score_ready(
+        &mut self,
+        scoring: &mut Scoring<'_>,
+        offspring: &[Suite],
+        copies: &[Option<Score>],
+    ) {
+        for (k, (suite, copy)) in offspring
+            .iter()
+            .zip(copies)
+            .enumerate()
+            .skip(self.early.len())
+        {
+            if let Some(score) = copy {
+                self.early.push(*score);
+                continue;
+            }
+            let ahead = self
+                .ahead
+                .get_mut(k)
+                .map(|a| std::mem::replace(a, Ahead::Nothing));
+            if let Some(Ahead::Scored(score)) = ahead {
+                self.ready = 0;
+                self.early.push(score);
+                continue;
+            }
+            let waiting = suite.tests[self.ready..]
+                .iter()
+                .position(|t| t.changed && !scoring.has_trace(t.id));
+            if let Some(w) = waiting {
+                self.ready += w;
+                if let (Some(slot), Some(a)) = (self.ahead.get_mut(k), ahead) {
+                    *slot = a;
+                }
+                break;
+            }
+            self.ready = 0;
+            let fitness = match ahead {
+                Some(Ahead::Prepared(p)) => scoring.finish(&p, &ids_of(suite)),
+                _ => scoring.suite_fitness(suite.tests.iter().map(|t| t.id)),
+            };
+            self.early.push(Score::of(&fitness));
+        }
+    }
+
+    /// One piece of scoring ahead, while the search waits for results: the first offspring
+    /// past those scored and looked at, unless it is an unchanged parent, is scored if its
+    /// tests have all run (it may wait behind an earlier one), else prepared
+    /// ([`Scoring::prepare`]). False when there is none. The scores are those
+    /// [`score_ready`](Self::score_ready) would give: the search does not change.
+    fn ahead(
+        &mut self,
+        scoring: &mut Scoring<'_>,
+        offspring: &[Suite],
+        copies: &[Option<Score>],
+    ) -> bool {
+        let from = self.looked.max(self.early.len());
+        let Some(k) = (from..offspring.len().min(copies.len())).find(|&k| copies[k].is_none())
+        else {
+            self.looked = offspring.len();
+            return false;
+        };
+        self.looked = k + 1;
+        let suite = &offspring[k];
+        if self.ahead.len() <= k {
+            self.ahead.resize_with(k + 1, || Ahead::Nothing);
+        }
+        let ids = ids_of(suite);
+        self.ahead[k] = if ids.iter().all(|&id| scoring.has_trace(id)) {
+            Ahead::Scored(Score::of(&scoring.suite_fitness(ids)))
+        } else {
+            Ahead::Prepared(Box::new(scoring.prepare(&ids)))
+        };
+        true
+    }
+
+    /// The scores known of each offspring: those scored in order, then those scored ahead or
+    /// copied from an unchanged parent (`copies`, one per offspring).
+    fn known(self, copies: Vec<Option<Score>>) -> Vec<Option<Score>> {
+        let mut ahead = self.ahead.into_iter().skip(self.early.len());
+        let mut known: Vec<Option<Score>> = self.early.into_iter().map(Some).collect();
+        for copy in copies.into_iter().skip(known.len()) {
+            let scored = match ahead.next() {
+                Some(Ahead::Scored(score)) => Some(score),
+                _ => None,
+            };
+            known.push(copy.or(scored));
+        }
+        known
+    }
+}
+
+/// The ids of a suite's tests, in order.
+fn ids_of(suite: &Suite) -> Vec<TestId> {
+    suite.tests.iter().map(|t| t.id).collect()
 }
 
 /// The end of a generation's bookkeeping, deferred into the next one: drops the individuals
@@ -221,6 +350,14 @@ impl<'m> Kept<'m> {
     }
 }
 
+/// A generation's last chunks: the one that ends where this many offspring are left to breed
+/// (the last pair; the two pairs before it), whatever its new tests. The search cannot take
+/// the next generation in hand before the last offspring are scored, so whatever is left to
+/// score once the host has run the last chunk is time the host waits: a short last chunk
+/// leaves little (what the earlier ones bred was scored, or prepared, while it ran). The
+/// tests bred are the same whatever the cuts.
+const TAIL: [usize; 2] = [6, 2];
+
 /// Widest range of test ids [`tidy`] marks in a bitmap (512 KiB of bits).
 const MAX_MARKED_SPAN: u64 = 1 << 22;
 
@@ -242,12 +379,12 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     pop.sort_by(|a, b| better(a, b));
     run.generation(pop.first().map(|b| b.fitness));
     // What the end of the last generation left to do: the individuals it dropped, and the
-    // tests, traces and folds no longer needed. Done inside the next stream once its first
-    // results are in (the host then runs the next chunk), not while the host waits for the
+    // tests, traces and folds no longer needed. Done inside the next stream while the search
+    // waits for its first results (or once they are in), not while the host waits for the
     // generation.
-    let mut dropped: Vec<Rc<Individual>> = Vec::new();
-    let mut retain_due = false;
-    let mut marks = Vec::new();
+    let mut dropped: RefCell<Vec<Rc<Individual>>> = RefCell::new(Vec::new());
+    let retain_due = Cell::new(false);
+    let mut marks = RefCell::new(Vec::new());
     while !run.done() && !pop.first().is_some_and(|b| b.complete) {
         let best_length = pop.first().map_or(1, |b| b.length.max(1));
         // Tests from this id on are this generation's (TestIds counts up).
@@ -255,25 +392,43 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
         let mut next: Vec<Rc<Individual>> = pop.iter().take(config.elite).cloned().collect();
         let mut parents = Vec::new();
         let offspring: RefCell<Vec<Suite>> = RefCell::new(Vec::new());
-        let mut early: Vec<Score> = Vec::new();
         // For each offspring, its parent's score when it is that parent unchanged (no
         // crossover, and mutation changed nothing): the same tests, the same fitness.
         let copies: RefCell<Vec<Option<Score>>> = RefCell::new(Vec::new());
-        // The tests of the next offspring to score known to have run (traces stay for the
-        // whole generation, so none is looked up twice; only new or changed tests wait).
-        let mut ready = 0;
+        let progress = RefCell::new(Progress::default());
         let wanted = config.population.saturating_sub(next.len());
         let parents_pop = &pop;
+        let tidy_due = |scoring: &mut Scoring<'_>| {
+            let due = retain_due.take();
+            if due {
+                tidy(
+                    &mut dropped.borrow_mut(),
+                    parents_pop,
+                    generation_start,
+                    scoring,
+                    &mut store.borrow_mut(),
+                    &mut marks.borrow_mut(),
+                );
+            }
+            due
+        };
         // Pairs of offspring are bred until their new tests fill a chunk, which runs while
         // the next pairs are bred; each offspring is scored as soon as its tests have run
-        // (in order), while the next chunks run.
+        // (in order), while the next chunks run, and while the search waits for results it
+        // scores ahead what it can.
         run.execute_streamed(
             |factory, rng, ids, want| {
                 let mut offspring = offspring.borrow_mut();
                 let mut store = store.borrow_mut();
                 let start = offspring.len();
                 let mut new_tests = 0;
-                while offspring.len() < wanted && new_tests < want.max(1) {
+                // The last chunks are short (see TAIL).
+                let cut = TAIL
+                    .iter()
+                    .map(|t| wanted.saturating_sub(*t))
+                    .find(|&c| start < c)
+                    .unwrap_or(wanted);
+                while offspring.len() < cut && new_tests < want.max(1) {
                     let i = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
                     let j = rank_index(parents_pop.len(), config.rank_bias, unit(rng));
                     let crossed = chance(rng, config.crossover_rate);
@@ -313,50 +468,33 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             },
             |_, _, _| {},
             |scoring| {
-                if std::mem::take(&mut retain_due) {
-                    tidy(
-                        &mut dropped,
-                        parents_pop,
-                        generation_start,
-                        scoring,
-                        &mut store.borrow_mut(),
-                        &mut marks,
-                    );
-                }
-                let (offspring, copies) = (offspring.borrow(), copies.borrow());
-                for (suite, copy) in offspring.iter().zip(copies.iter()).skip(early.len()) {
-                    if let Some(score) = copy {
-                        early.push(*score);
-                        continue;
-                    }
-                    let waiting = suite.tests[ready..]
-                        .iter()
-                        .position(|t| t.changed && !scoring.has_trace(t.id));
-                    if let Some(k) = waiting {
-                        ready += k;
-                        break;
-                    }
-                    ready = 0;
-                    early.push(Score::of(
-                        &scoring.suite_fitness(suite.tests.iter().map(|t| t.id)),
-                    ));
-                }
+                tidy_due(scoring);
+                progress
+                    .borrow_mut()
+                    .score_ready(scoring, &offspring.borrow(), &copies.borrow());
+            },
+            |scoring| {
+                tidy_due(scoring)
+                    || progress
+                        .borrow_mut()
+                        .ahead(scoring, &offspring.borrow(), &copies.borrow())
             },
         )?;
-        if std::mem::take(&mut retain_due) {
+        if retain_due.take() {
             // No chunk came back (no new tests, or the deadline).
             run.eval.scoring(&mut |scoring| {
                 tidy(
-                    &mut dropped,
+                    dropped.get_mut(),
                     &pop,
                     generation_start,
                     scoring,
                     store.get_mut(),
-                    &mut marks,
+                    marks.get_mut(),
                 );
             });
         }
-        let scored = score_with(run, offspring.into_inner(), early, &copies.into_inner());
+        let known = progress.into_inner().known(copies.into_inner());
+        let scored = score_with(run, offspring.into_inner(), known);
         #[allow(clippy::cast_precision_loss)]
         let max_length = config.bloat_factor * best_length as f64;
         let mut scored = scored.into_iter();
@@ -375,7 +513,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
                     let bloated = o.length as f64 > max_length;
                     if bloated {
                         next.push(Rc::clone(p));
-                        dropped.push(o);
+                        dropped.get_mut().push(o);
                     } else {
                         next.push(o);
                     }
@@ -383,15 +521,17 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
             } else {
                 next.push(Rc::clone(p1));
                 next.push(Rc::clone(p2));
-                dropped.extend([o1, o2]);
+                dropped.get_mut().extend([o1, o2]);
             }
         }
         // Offspring not taken are dropped with the old population, in the next stream.
-        dropped.extend(scored);
-        dropped.extend(next.drain(config.population.min(next.len())..));
+        dropped.get_mut().extend(scored);
+        dropped
+            .get_mut()
+            .extend(next.drain(config.population.min(next.len())..));
         next.sort_by(|a, b| better(a, b));
-        dropped.extend(std::mem::replace(&mut pop, next));
-        retain_due = true;
+        dropped.get_mut().extend(std::mem::replace(&mut pop, next));
+        retain_due.set(true);
         run.generation(pop.first().map(|b| b.fitness));
     }
     Ok(())

@@ -5,10 +5,10 @@
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_fitness::{Criterion, GoalSet, Trace};
-use ferrosuite_search::Config;
 use ferrosuite_search::engine::{
     AlgorithmKind, Budget, EngineConfig, Evaluator, Progress, SearchResult, search,
 };
+use ferrosuite_search::{Config, TestId};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
@@ -383,4 +383,78 @@ fn test_crossover_rebinds_the_tail() {
     // Cut points at the ends give the parents' parts.
     assert_eq!(crossover_at(&f, &t1, &t2, 3, 4).unwrap(), t1);
     assert_eq!(crossover_at(&f, &t1, &t2, 0, 0).unwrap(), t2);
+}
+
+/// A suite scored in part before some of its tests ran ([`Scoring::prepare`]) and finished
+/// after they did scores as the suite scored whole, and as the goal set's own fitness of the
+/// traces (the reference): for suites small (folded test by test) and large (in blocks), with
+/// repeats, in any order; preparing is not an evaluation, finishing is one.
+///
+/// [`Scoring::prepare`]: ferrosuite_search::engine::Scoring::prepare
+#[test]
+fn a_suite_prepared_before_its_last_tests_ran_scores_as_a_whole() {
+    let Some(worker) = worker() else { return };
+    let mut host = Host::start(HostConfig {
+        classpath: vec![fixtures().clone()],
+        instrument: vec![STACK.into()],
+        worker: Some(worker),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let cp = fixture_cp();
+    let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
+        .class(STACK)
+        .unwrap();
+    let goals = GoalSet::for_class(
+        host.map(),
+        ferrosuite_fitness::Config::default(),
+        &analysis,
+        Some(&cp.load(STACK).unwrap()),
+    )
+    .unwrap();
+    let init = Trace::from_probes(&host.ready().init_probes);
+    let subject = Subject::build(cp, STACK);
+    let factory = subject.factory(Config::default());
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let tests: Vec<(TestId, ferrosuite_testcase::Test)> = (0..90)
+        .map(|k| (TestId(k), factory.random_test(&mut rng).unwrap()))
+        .collect();
+    let mut eval = Evaluator::new(&mut host, goals, Budget::statements(1_000_000));
+    let refs: Vec<(TestId, &ferrosuite_testcase::Test)> =
+        tests.iter().map(|(id, t)| (*id, t)).collect();
+    let (early, late) = refs.split_at(60);
+    eval.run(early).unwrap();
+    // Suites of 5 to 80 tests drawn from all 90 (a third not run yet), repeats allowed.
+    let suites: Vec<Vec<TestId>> = (0..40)
+        .map(|k| {
+            let len = 5 + 2 * k;
+            (0..len)
+                .map(|_| TestId(ferrosuite_search::random::below(&mut rng, 90)))
+                .collect()
+        })
+        .collect();
+    let evaluations = eval.usage().evaluations;
+    let mut prepared = Vec::new();
+    eval.scoring(&mut |s| {
+        prepared = suites.iter().map(|ids| s.prepare(ids)).collect();
+    });
+    assert_eq!(eval.usage().evaluations, evaluations, "preparing evaluates");
+    eval.run(late).unwrap();
+    for (ids, p) in suites.iter().zip(&prepared) {
+        let mut finished = None;
+        eval.scoring(&mut |s| finished = Some(s.finish(p, ids)));
+        let finished = finished.unwrap();
+        let whole = eval.suite_fitness(ids.iter().copied());
+        let traces: Vec<&Trace> = std::iter::once(&init)
+            .chain(ids.iter().map(|id| &**eval.trace(*id).unwrap()))
+            .collect();
+        let reference = eval.goals().suite_fitness(&traces);
+        assert_eq!(finished, whole, "{} tests", ids.len());
+        assert_eq!(finished, reference, "{} tests", ids.len());
+    }
+    assert_eq!(
+        eval.usage().evaluations,
+        evaluations + 2 * suites.len() as u64,
+        "finishing and scoring whole are one evaluation each"
+    );
 }
