@@ -30,6 +30,10 @@ fn search_bench_names_what_is_wrong_with_its_command_line() {
         (&["--criteria", "line"], "branch must be among them"),
         (&["--stream-ahead"], "--stream-ahead needs a value"),
         (&["--population", "-3"], "--population \"-3\""),
+        (
+            &["--score-ahead", "sometimes"],
+            "unknown score-ahead mode `sometimes`",
+        ),
         (&["--frobnicate", "1"], "unknown flag --frobnicate"),
         (
             &["--cp", "/nonexistent/ferrosuite.jar", "--statements", "10"],

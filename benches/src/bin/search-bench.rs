@@ -15,14 +15,17 @@
 //!
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
-//! [--stream-chunk N] [--stream-ahead N] [--population N] [--criteria LIST] [--no-minimise]`
+//! [--stream-chunk N] [--stream-ahead N] [--score-ahead MODE] [--population N] [--criteria LIST]
+//! [--no-minimise]`
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
 //! carry a `variant` in their JSON line, and so do runs with `--stream-chunk N` (tests handed
 //! to the host at once while the search builds the next; 0: whole generations, no overlap)
-//! and `--stream-ahead N` (chunks out at a time, built but not taken in), and `--population N`
-//! (the suites of the whole-suite GA, the tests of MOSA and DynaMOSA).
+//! and `--stream-ahead N` (chunks out at a time, built but not taken in), `--score-ahead MODE`
+//! (`off`, `while-waiting`, `always`: what the whole-suite GA does while it waits for results;
+//! the same search, the JSON line counts the offspring `scored_ahead` and `prepared_ahead`), and
+//! `--population N` (the suites of the whole-suite GA, the tests of MOSA and DynaMOSA).
 //! `--criteria LIST` sets the coverage criteria the search optimises (comma-separated, as
 //! `ferrosuite generate --criteria`; default branch, line, method, exception): with `branch`
 //! alone both the fitness and the single-target baseline's goals are the whole-suite paper's.
@@ -51,7 +54,9 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_fitness::{Criteria, Criterion, GoalSet};
-use ferrosuite_search::engine::{AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, search};
+use ferrosuite_search::engine::{
+    AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, ScoreAhead, search,
+};
 use ferrosuite_search::{Config, Factory};
 use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
 use ferrosuite_testcase::constants::harvest_nested;
@@ -70,6 +75,7 @@ struct Args {
     observed_share: Option<f64>,
     stream_chunk: Option<usize>,
     stream_ahead: Option<usize>,
+    score_ahead: Option<ScoreAhead>,
     population: Option<usize>,
     criteria: Criteria,
     minimise: bool,
@@ -140,7 +146,8 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
 
 const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
-[--observed-share P] [--stream-chunk N] [--stream-ahead N] [--population N] [--criteria LIST] [--no-minimise]";
+[--observed-share P] [--stream-chunk N] [--stream-ahead N] [--score-ahead off|while-waiting|always] \
+[--population N] [--criteria LIST] [--no-minimise]";
 
 /// `v`, the value of `flag`, as a `T`.
 fn value<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String>
@@ -164,6 +171,7 @@ fn args() -> Result<Args, String> {
         observed_share: None,
         stream_chunk: None,
         stream_ahead: None,
+        score_ahead: None,
         population: None,
         criteria: Criteria::default(),
         minimise: true,
@@ -196,6 +204,7 @@ fn args() -> Result<Args, String> {
             "--observed-share" => a.observed_share = Some(value(&flag, &v)?),
             "--stream-chunk" => a.stream_chunk = Some(value(&flag, &v)?),
             "--stream-ahead" => a.stream_ahead = Some(value(&flag, &v)?),
+            "--score-ahead" => a.score_ahead = Some(value(&flag, &v)?),
             "--population" => a.population = Some(value(&flag, &v)?),
             "--criteria" => {
                 a.criteria = value(&flag, &v)?;
@@ -324,6 +333,7 @@ fn main() -> ExitCode {
                     algorithm,
                     stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
                     stream_ahead: a.stream_ahead.unwrap_or(defaults.stream_ahead),
+                    score_ahead: a.score_ahead.unwrap_or(defaults.score_ahead),
                     population: a.population.unwrap_or(defaults.population),
                     test_population: a.population.unwrap_or(defaults.test_population),
                     minimise: a.minimise,
@@ -402,6 +412,8 @@ fn main() -> ExitCode {
                     "statements_per_second": sps, "workers_busy": jvm_share,
                     "outside_host": outside, "between_generations": between,
                     "generations": r.usage.generations,
+                    "scored_ahead": r.usage.scored_ahead,
+                    "prepared_ahead": r.usage.prepared_ahead,
                     "master_cpu_share": cpu_share,
                     "master_cpu_seconds": cpu_seconds.map(|c| c.0),
                     "workers_cpu_seconds": cpu_seconds.map(|c| c.1),
@@ -419,6 +431,9 @@ fn main() -> ExitCode {
                 }
                 if let Some(ahead) = a.stream_ahead {
                     variant.push(format!("stream-ahead={ahead}"));
+                }
+                if let Some(mode) = a.score_ahead {
+                    variant.push(format!("score-ahead={}", mode.name()));
                 }
                 if let Some(n) = a.population {
                     variant.push(format!("population={n}"));

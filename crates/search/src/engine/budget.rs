@@ -49,6 +49,17 @@ pub struct Usage {
     /// Time the workers spent running those tests, in microseconds (summed over workers; not
     /// deterministic).
     pub test_micros: u64,
+    /// Offspring the whole-suite GA scored ahead of their turn while it waited for the
+    /// host's results ([`ScoreAhead`](super::ScoreAhead); each also counts as an evaluation).
+    /// Not deterministic: what can be done ahead depends on when results arrive; the search
+    /// does not.
+    #[serde(default)]
+    pub scored_ahead: u64,
+    /// Offspring the whole-suite GA prepared (scored in part, before their last tests ran)
+    /// while it waited for the host's results; not evaluations. Not deterministic, as
+    /// `scored_ahead`.
+    #[serde(default)]
+    pub prepared_ahead: u64,
 }
 
 impl Budget {

@@ -24,6 +24,7 @@ use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScor
 use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
 
+use super::ScoreAhead;
 use super::budget::{Budget, Usage};
 use crate::error::Result;
 use crate::suite::{IdHasher, TestId};
@@ -138,8 +139,9 @@ fn cut(ids: &[TestId]) -> Vec<Range<usize>> {
     cuts
 }
 
-/// Whole-suite fitness from inside a stream ([`Evaluator::run_streamed`]'s `after_chunk`):
-/// suites whose tests have all run can be scored while the host runs the next chunks.
+/// Whole-suite fitness from inside a stream ([`Evaluator::run_streamed`]'s `after_chunk` and
+/// `idle`): suites whose tests have all run can be scored, and those still waiting for a test
+/// prepared, while the host runs the next chunks.
 pub struct Scoring<'e> {
     books: &'e mut Books,
     compiled: &'e mut Compiled,
@@ -160,21 +162,29 @@ impl Scoring<'_> {
         score_suite(self.books, self.compiled, self.in_fitness, ids)
     }
 
+    /// [`suite_fitness`](Self::suite_fitness) of an offspring scored ahead of its turn while
+    /// the search waits for results (counted in [`Usage::scored_ahead`]).
+    pub fn score_ahead(&mut self, ids: impl IntoIterator<Item = TestId>) -> SuiteFitness {
+        self.books.usage.scored_ahead += 1;
+        self.suite_fitness(ids)
+    }
+
     /// Folds the blocks of the suite of tests `ids` whose tests have all run (as
     /// [`suite_fitness`](Self::suite_fitness) would, keeping the blocks for later suites),
     /// so that scoring the suite once the others have run ([`finish`](Self::finish)) folds
-    /// only those. Not a fitness evaluation. Worth it while the search waits for the host:
-    /// an offspring's blocks are mostly its parents', already folded, and scoring it then
-    /// reads a fold of all of them instead of each.
-    pub fn prepare(&mut self, ids: &[TestId]) -> Prepared {
+    /// only those. Not a fitness evaluation (counted in [`Usage::prepared_ahead`]). Worth it
+    /// while the search waits for the host: an offspring's blocks are mostly its parents',
+    /// already folded, and scoring it then reads a fold of all of them instead of each.
+    pub fn prepare(&mut self, ids: Vec<TestId>) -> Prepared {
         let t0 = Instant::now();
         let Scoring {
             books, compiled, ..
         } = self;
+        books.usage.prepared_ahead += 1;
         let mut parts = Vec::with_capacity(BLOCK as usize);
         let mut ready = Vec::new();
         let mut waiting = Vec::new();
-        for r in blocks_of(ids) {
+        for r in blocks_of(&ids) {
             let block = &ids[r.clone()];
             if block.iter().all(|id| books.cache.contains_key(id)) {
                 ready.extend(compiled.fold(&books.cache, block, &mut parts));
@@ -189,16 +199,15 @@ impl Scoring<'_> {
         Prepared {
             fold,
             waiting,
-            len: ids.len(),
+            ids: ids.into_boxed_slice(),
         }
     }
 
-    /// The whole-suite fitness of the suite `ids` that `prepared` was [`prepare`](Self::prepare)d
-    /// from (the same ids): its fold and the blocks that were waiting, folded now; the same
-    /// value as [`suite_fitness`](Self::suite_fitness) (the merge is exact). One fitness
-    /// evaluation.
-    pub fn finish(&mut self, prepared: &Prepared, ids: &[TestId]) -> SuiteFitness {
-        debug_assert_eq!(prepared.len, ids.len(), "finish: not the suite prepared");
+    /// The whole-suite fitness of the suite `prepared` was [`prepare`](Self::prepare)d from:
+    /// its fold and the blocks that were waiting, folded now; the same value as
+    /// [`suite_fitness`](Self::suite_fitness) (the merge is exact), tests that never got a
+    /// trace (cut off by the deadline) left out alike. One fitness evaluation.
+    pub fn finish(&mut self, prepared: &Prepared) -> SuiteFitness {
         let t0 = Instant::now();
         let Scoring {
             books, compiled, ..
@@ -208,7 +217,7 @@ impl Scoring<'_> {
         let folds: Vec<Rc<CompiledTrace>> = prepared
             .waiting
             .iter()
-            .filter_map(|r| ids.get(r.clone()))
+            .filter_map(|r| prepared.ids.get(r.clone()))
             .filter_map(|block| compiled.fold(&books.cache, block, &mut parts))
             .collect();
         let f = compiled.scorer.score_compiled(
@@ -320,9 +329,10 @@ impl Compiled {
 #[derive(Debug)]
 pub struct Prepared {
     fold: CompiledTrace,
+    /// The blocks of `ids` not folded yet.
     waiting: Vec<Range<usize>>,
-    /// The number of tests of the suite (checked by `finish`).
-    len: usize,
+    /// The suite's tests, in order.
+    ids: Box<[TestId]>,
 }
 
 impl Books {
@@ -532,11 +542,14 @@ impl<'h> Evaluator<'h> {
     /// `produce` builds does not depend on when results arrive, so the same RNG gives the same
     /// tests. The time the host worked (not waiting for chunks) counts as time in the host.
     /// After each chunk is taken in, `after_chunk` may score suites (see [`Scoring`]). While
-    /// the search would wait for results, `idle` is called instead, again and again while it
-    /// returns true and the results are not in: each call does one small piece of work that
-    /// can be done ahead (scoring suites in part: [`Scoring::prepare`]), so that less is left
-    /// once the results are in, when the host may be waiting for the next chunk. What it does
-    /// must not change the search: how often it is called depends on timing.
+    /// the search would wait for results, `idle` is called instead (`score_ahead`
+    /// [`WhileWaiting`](ScoreAhead::WhileWaiting)), again and again while it returns true and
+    /// the results are not in: each call does one small piece of work that can be done ahead
+    /// (scoring suites, or preparing them: [`Scoring::prepare`]), so that less is left once
+    /// the results are in, when the host may be waiting for the next chunk. With
+    /// [`Always`](ScoreAhead::Always) it is called until it returns false before each wait,
+    /// with [`Off`](ScoreAhead::Off) never. What it does must not change the search: how often
+    /// it is called depends on timing.
     ///
     /// ```text
     /// (ahead 3)
@@ -546,6 +559,7 @@ impl<'h> Evaluator<'h> {
     pub fn run_streamed(
         &mut self,
         ahead: usize,
+        score_ahead: ScoreAhead,
         mut produce: impl FnMut() -> Result<Option<Chunk>>,
         mut taken_in: impl FnMut(&GoalSet, TestId, &Test, &Arc<Trace>),
         mut after_chunk: impl FnMut(&mut Scoring<'_>),
@@ -604,7 +618,15 @@ impl<'h> Evaluator<'h> {
             };
             // Chunks finish in order with one worker; with several they are put back in
             // order.
-            let mut busy = true;
+            let mut busy = score_ahead == ScoreAhead::WhileWaiting;
+            if score_ahead == ScoreAhead::Always {
+                let mut scoring = Scoring {
+                    books,
+                    compiled,
+                    in_fitness,
+                };
+                while idle(&mut scoring) {}
+            }
             while !arrived.contains_key(&taken) {
                 let polled = match stream.poll() {
                     Polled::Pending if busy => {

@@ -166,6 +166,73 @@ pub struct EngineConfig {
     /// 1, 3 and 12 for every algorithm); under a time budget the deadline may cut elsewhere.
     /// Default 3: the one the worker runs, the one waiting in its pipe, one more built.
     pub stream_ahead: usize,
+    /// What the whole-suite GA does while it waits for the host's results (the other
+    /// algorithms have nothing to score ahead). The suite does not depend on it.
+    #[serde(default)]
+    pub score_ahead: ScoreAhead,
+}
+
+/// Scoring ahead ([`EngineConfig::score_ahead`]): the whole-suite GA scores its offspring in
+/// the order bred, each once its tests have run. While it would wait for a chunk's results,
+/// it can instead score a later offspring whose tests have all run (one bred from old tests
+/// only, or one of a chunk that came back out of order), or prepare one still waiting for a
+/// test ([`Scoring::prepare`]: fold what has run, so that only the rest is folded once the
+/// results are in). The scores are the same whenever they are computed, so the suite does not
+/// depend on the mode; only where the search's time goes does.
+///
+/// ```text
+/// offspring   o1 o2 o3 o4 o5    (chunk 1 ran: o1 o2; chunk 2 out: o3 o4 o5)
+/// Off         score o1 o2 | wait | score o3 o4 o5
+/// WhileWaiting score o1 o2 | prepare o3, o4, o5 while waiting | finish o3 o4 o5
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScoreAhead {
+    /// Never: each offspring is scored in order once its tests have run.
+    Off,
+    /// While the search would otherwise wait for results, one offspring at a time, until the
+    /// results are in (the default).
+    #[default]
+    WhileWaiting,
+    /// Before each wait for a chunk's results, every offspring bred so far is scored or
+    /// prepared ahead, whether or not the results are already in. No faster; it makes the
+    /// work ahead happen at every chunk whatever the timing (the search is the same), which is
+    /// what tests of it want.
+    Always,
+}
+
+impl ScoreAhead {
+    /// The modes, in the order of their names.
+    pub const ALL: [ScoreAhead; 3] = [
+        ScoreAhead::Off,
+        ScoreAhead::WhileWaiting,
+        ScoreAhead::Always,
+    ];
+
+    /// The mode's name (`off`, `while-waiting`, `always`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreAhead::Off => "off",
+            ScoreAhead::WhileWaiting => "while-waiting",
+            ScoreAhead::Always => "always",
+        }
+    }
+}
+
+impl FromStr for ScoreAhead {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        ScoreAhead::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                Error::Config(format!(
+                    "unknown score-ahead mode `{s}` (known: off, while-waiting, always)"
+                ))
+            })
+    }
 }
 
 impl Default for EngineConfig {
@@ -182,6 +249,7 @@ impl Default for EngineConfig {
             random_batch: 50,
             stream_chunk: 10,
             stream_ahead: 3,
+            score_ahead: ScoreAhead::WhileWaiting,
         }
     }
 }
@@ -363,6 +431,7 @@ impl Run<'_, '_, '_> {
         let archive = &mut self.archive;
         self.eval.run_streamed(
             self.config.stream_ahead,
+            self.config.score_ahead,
             || produce(factory, rng, ids, std::mem::replace(&mut want, chunk)),
             |goals, id, test, trace| {
                 archive.offer(goals, id, test, trace);

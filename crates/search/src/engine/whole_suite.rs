@@ -207,7 +207,7 @@ impl Progress {
             }
             self.ready = 0;
             let fitness = match ahead {
-                Some(Ahead::Prepared(p)) => scoring.finish(&p, &ids_of(suite)),
+                Some(Ahead::Prepared(p)) => scoring.finish(&p),
                 _ => scoring.suite_fitness(suite.tests.iter().map(|t| t.id)),
             };
             self.early.push(Score::of(&fitness));
@@ -238,9 +238,9 @@ impl Progress {
         }
         let ids = ids_of(suite);
         self.ahead[k] = if ids.iter().all(|&id| scoring.has_trace(id)) {
-            Ahead::Scored(Score::of(&scoring.suite_fitness(ids)))
+            Ahead::Scored(Score::of(&scoring.score_ahead(ids)))
         } else {
-            Ahead::Prepared(Box::new(scoring.prepare(&ids)))
+            Ahead::Prepared(Box::new(scoring.prepare(ids)))
         };
         true
     }
@@ -350,8 +350,10 @@ impl<'m> Kept<'m> {
     }
 }
 
-/// A generation's last chunks: the one that ends where this many offspring are left to breed
-/// (the last pair; the two pairs before it), whatever its new tests. The search cannot take
+/// A generation's last chunks: each ends at the last pair bred before this many offspring
+/// are left to breed (offspring come in pairs: with 79 wanted, the default population less
+/// the elite, the cuts fall after 74 and 78, so that the last chunk is the last pair and the
+/// one before it the two pairs before that), whatever their new tests. The search cannot take
 /// the next generation in hand before the last offspring are scored, so whatever is left to
 /// score once the host has run the last chunk is time the host waits: a short last chunk
 /// leaves little (what the earlier ones bred was scored, or prepared, while it ran). The
@@ -541,7 +543,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{Kept, rank_index};
+    use super::{Ahead, Kept, Progress, Score, rank_index};
 
     proptest! {
         /// The bitmap and the sorted list agree on every id, below `start` and above it, and
@@ -565,6 +567,57 @@ mod tests {
                 prop_assert_eq!(sorted.contains(id), want, "sorted, id {}", id);
             }
         }
+    }
+
+    /// The scores known at a generation's end (a stream cut short): those scored in order,
+    /// then per offspring its parent's when it is a copy, else the one scored ahead for that
+    /// same offspring, else none (a prepared one is scored again, as one never looked at).
+    #[test]
+    fn known_scores_belong_to_their_offspring() {
+        let score = |fitness| Score {
+            fitness,
+            complete: false,
+        };
+        let progress = Progress {
+            early: vec![score(0.0), score(1.0)],
+            ready: 0,
+            // Offspring 0 and 1 were scored in order (what was done ahead for them is spent).
+            ahead: vec![
+                Ahead::Nothing,
+                Ahead::Nothing,
+                Ahead::Scored(score(2.0)),
+                Ahead::Nothing,
+                Ahead::Scored(score(4.0)),
+                Ahead::Scored(score(5.0)),
+            ],
+            looked: 6,
+        };
+        let copies = vec![
+            None,
+            Some(score(9.0)),
+            None,
+            None,
+            None,
+            Some(score(5.5)),
+            None,
+        ];
+        let known: Vec<Option<f64>> = progress
+            .known(copies)
+            .into_iter()
+            .map(|s| s.map(|s| s.fitness))
+            .collect();
+        assert_eq!(
+            known,
+            [
+                Some(0.0),
+                Some(1.0),
+                Some(2.0),
+                None,
+                Some(4.0),
+                Some(5.5),
+                None
+            ]
+        );
     }
 
     #[test]

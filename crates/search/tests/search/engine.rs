@@ -6,7 +6,7 @@ use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_fitness::{Criterion, GoalSet, Trace};
 use ferrosuite_search::engine::{
-    AlgorithmKind, Budget, EngineConfig, Evaluator, Progress, SearchResult, search,
+    AlgorithmKind, Budget, EngineConfig, Evaluator, Progress, ScoreAhead, SearchResult, search,
 };
 use ferrosuite_search::{Config, TestId};
 use rand_chacha::ChaCha8Rng;
@@ -349,6 +349,57 @@ fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
     }
 }
 
+/// Scoring ahead while the whole-suite GA waits for results does not change the search: with
+/// it off, while waiting (the default, as much as timing allows) and before every wait (as
+/// much as can be done), the same suites, evaluations and generations, under a statement
+/// budget and under an evaluation budget. Before every wait both kinds of work ahead happen
+/// (offspring scored, offspring prepared), whatever the timing; off, none.
+#[test]
+fn whole_suite_scoring_ahead_does_not_change_the_search() {
+    let budgets = [
+        Budget::statements(40_000),
+        Budget {
+            evaluations: Some(1_500),
+            ..Budget::default()
+        },
+    ];
+    for budget in budgets {
+        let run = |score_ahead| {
+            let engine = EngineConfig {
+                algorithm: AlgorithmKind::WholeSuite,
+                score_ahead,
+                ..EngineConfig::default()
+            };
+            engine_search("examples/Branches", &engine, 7, budget, Config::default())
+                .map(|(r, _)| r)
+        };
+        let Some(off) = run(ScoreAhead::Off) else {
+            return;
+        };
+        assert_eq!(off.usage.scored_ahead + off.usage.prepared_ahead, 0);
+        let same = |r: &SearchResult| {
+            (
+                serde_json::to_string(&r.tests).unwrap(),
+                r.usage.evaluations,
+                r.usage.generations,
+                r.usage.statements,
+            )
+        };
+        for mode in [ScoreAhead::WhileWaiting, ScoreAhead::Always] {
+            let r = run(mode).unwrap();
+            assert_eq!(same(&r), same(&off), "{mode:?} under {budget:?}");
+            if mode == ScoreAhead::Always {
+                assert!(
+                    r.usage.scored_ahead > 0 && r.usage.prepared_ahead > 0,
+                    "{budget:?}: scored ahead {}, prepared {}",
+                    r.usage.scored_ahead,
+                    r.usage.prepared_ahead
+                );
+            }
+        }
+    }
+}
+
 /// The example of the crossover module: the tail's receiver and argument are rebound to the
 /// head's values of the same types.
 #[test]
@@ -388,11 +439,15 @@ fn test_crossover_rebinds_the_tail() {
 /// A suite scored in part before some of its tests ran ([`Scoring::prepare`]) and finished
 /// after they did scores as the suite scored whole, and as the goal set's own fitness of the
 /// traces (the reference): for suites small (folded test by test) and large (in blocks), with
-/// repeats, in any order; preparing is not an evaluation, finishing is one.
+/// repeats, in random order, with tests that never run (no trace: left out alike); and for
+/// suites where one test is the only one to reach a predicate, once, so that folding its
+/// block twice would count the predicate as run twice (the reference shows that it would
+/// change the fitness). Preparing is not an evaluation, finishing is one.
 ///
 /// [`Scoring::prepare`]: ferrosuite_search::engine::Scoring::prepare
 #[test]
 fn a_suite_prepared_before_its_last_tests_ran_scores_as_a_whole() {
+    use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
     let Some(worker) = worker() else { return };
     let mut host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
@@ -416,42 +471,91 @@ fn a_suite_prepared_before_its_last_tests_ran_scores_as_a_whole() {
     let subject = Subject::build(cp, STACK);
     let factory = subject.factory(Config::default());
     let mut rng = ChaCha8Rng::seed_from_u64(17);
-    let tests: Vec<(TestId, ferrosuite_testcase::Test)> = (0..90)
+    // Random tests 0..90 (0..60 run first, 60..90 after preparing, 90..120 never).
+    let mut tests: Vec<(TestId, Test)> = (0..120)
         .map(|k| (TestId(k), factory.random_test(&mut rng).unwrap()))
         .collect();
+    // One push on a new stack: push's two predicates run once each, each with an outcome not
+    // taken (200 runs first, 201 after preparing); pops of an empty stack never reach them
+    // (300..340 first, 340..380 after).
+    let new = || Statement::constructor(STACK, "()V", vec![]);
+    let push_once = Test::new(vec![
+        new(),
+        Statement::Primitive(Prim::Int(7)),
+        Statement::method(STACK, "push", "(I)V", Some(VarRef(0)), vec![VarRef(1)]),
+    ]);
+    let pop_empty = Test::new(vec![
+        new(),
+        Statement::method(STACK, "pop", "()I", Some(VarRef(0)), vec![]),
+    ]);
+    tests.push((TestId(200), push_once.clone()));
+    tests.push((TestId(201), push_once));
+    tests.extend((300..380).map(|k| (TestId(k), pop_empty.clone())));
     let mut eval = Evaluator::new(&mut host, goals, Budget::statements(1_000_000));
-    let refs: Vec<(TestId, &ferrosuite_testcase::Test)> =
-        tests.iter().map(|(id, t)| (*id, t)).collect();
-    let (early, late) = refs.split_at(60);
-    eval.run(early).unwrap();
-    // Suites of 5 to 80 tests drawn from all 90 (a third not run yet), repeats allowed.
-    let suites: Vec<Vec<TestId>> = (0..40)
+    let first = |id: TestId| id.0 < 60 || id.0 == 200 || (300..340).contains(&id.0);
+    let after = |id: TestId| (60..90).contains(&id.0) || id.0 == 201 || id.0 >= 340;
+    let run = |eval: &mut Evaluator<'_>, which: &dyn Fn(TestId) -> bool| {
+        let refs: Vec<(TestId, &Test)> = tests
+            .iter()
+            .filter(|(id, _)| which(*id))
+            .map(|(id, t)| (*id, t))
+            .collect();
+        eval.run(&refs).unwrap();
+    };
+    run(&mut eval, &first);
+    // Suites of 5 to 83 tests drawn from the 120 random ones, repeats allowed.
+    let mut suites: Vec<Vec<TestId>> = (0..40)
         .map(|k| {
             let len = 5 + 2 * k;
             (0..len)
-                .map(|_| TestId(ferrosuite_search::random::below(&mut rng, 90)))
+                .map(|_| TestId(ferrosuite_search::random::below(&mut rng, 120)))
                 .collect()
         })
         .collect();
+    // The lone push alone, early or late, in a small suite and in the middle of large ones
+    // (blocks), with the pops early, late or both.
+    let pops = |from: u64, n: u64| (from..from + n).map(TestId);
+    for push in [TestId(200), TestId(201)] {
+        suites.push(vec![push]);
+        for (from, n) in [(300, 3), (300, 30), (340, 30), (320, 40)] {
+            let mut suite: Vec<TestId> = pops(from, n).collect();
+            suite.insert(suite.len() / 2, push);
+            suites.push(suite);
+        }
+    }
     let evaluations = eval.usage().evaluations;
+    let prepared_before = eval.usage().prepared_ahead;
     let mut prepared = Vec::new();
     eval.scoring(&mut |s| {
-        prepared = suites.iter().map(|ids| s.prepare(ids)).collect();
+        prepared = suites.iter().map(|ids| s.prepare(ids.clone())).collect();
     });
     assert_eq!(eval.usage().evaluations, evaluations, "preparing evaluates");
-    eval.run(late).unwrap();
+    assert_eq!(
+        eval.usage().prepared_ahead,
+        prepared_before + suites.len() as u64
+    );
+    run(&mut eval, &after);
+    let mut unrun = 0;
     for (ids, p) in suites.iter().zip(&prepared) {
         let mut finished = None;
-        eval.scoring(&mut |s| finished = Some(s.finish(p, ids)));
+        eval.scoring(&mut |s| finished = Some(s.finish(p)));
         let finished = finished.unwrap();
         let whole = eval.suite_fitness(ids.iter().copied());
         let traces: Vec<&Trace> = std::iter::once(&init)
-            .chain(ids.iter().map(|id| &**eval.trace(*id).unwrap()))
+            .chain(ids.iter().filter_map(|id| eval.trace(*id).map(|t| &**t)))
             .collect();
+        unrun += ids.len() + 1 - traces.len();
         let reference = eval.goals().suite_fitness(&traces);
-        assert_eq!(finished, whole, "{} tests", ids.len());
-        assert_eq!(finished, reference, "{} tests", ids.len());
+        assert_eq!(finished, whole, "{ids:?}");
+        assert_eq!(finished, reference, "{ids:?}");
     }
+    assert!(unrun > 100, "tests that never ran: {unrun}");
+    // Folding the lone push twice would change the fitness (the predicates it runs once
+    // would count as run twice): the cases above can see a block folded twice.
+    let push = &**eval.trace(TestId(200)).unwrap();
+    let once = eval.goals().suite_fitness(&[&init, push]);
+    let twice = eval.goals().suite_fitness(&[&init, push, push]);
+    assert_ne!(once, twice, "a test folded twice scores as itself once");
     assert_eq!(
         eval.usage().evaluations,
         evaluations + 2 * suites.len() as u64,
