@@ -167,7 +167,8 @@ pub struct EngineConfig {
     /// Default 3: the one the worker runs, the one waiting in its pipe, one more built.
     pub stream_ahead: usize,
     /// What the whole-suite GA does while it waits for the host's results (the other
-    /// algorithms have nothing to score ahead). The suite does not depend on it.
+    /// algorithms have nothing to score ahead). Under a statement or evaluation budget the suite
+    /// does not depend on it; under a time budget the deadline may cut elsewhere.
     #[serde(default)]
     pub score_ahead: ScoreAhead,
 }
@@ -177,8 +178,8 @@ pub struct EngineConfig {
 /// it can instead score a later offspring whose tests have all run (one bred from old tests
 /// only, or one of a chunk that came back out of order), or prepare one still waiting for a
 /// test ([`Scoring::prepare`]: fold what has run, so that only the rest is folded once the
-/// results are in). The scores are the same whenever they are computed, so the suite does not
-/// depend on the mode; only where the search's time goes does.
+/// results are in). The scores are the same whenever they are computed, so the search does not
+/// depend on the mode; only where its time goes does.
 ///
 /// ```text
 /// offspring   o1 o2 o3 o4 o5    (chunk 1 ran: o1 o2; chunk 2 out: o3 o4 o5)
@@ -202,7 +203,7 @@ pub enum ScoreAhead {
 }
 
 impl ScoreAhead {
-    /// The modes, in the order of their names.
+    /// Every mode.
     pub const ALL: [ScoreAhead; 3] = [
         ScoreAhead::Off,
         ScoreAhead::WhileWaiting,
@@ -228,8 +229,10 @@ impl FromStr for ScoreAhead {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
+                let names: Vec<&str> = ScoreAhead::ALL.iter().map(|m| m.name()).collect();
                 Error::Config(format!(
-                    "unknown score-ahead mode `{s}` (known: off, while-waiting, always)"
+                    "unknown score-ahead mode `{s}` (known: {})",
+                    names.join(", ")
                 ))
             })
     }
@@ -558,7 +561,23 @@ pub fn search(
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use super::EngineConfig;
+    use super::{EngineConfig, ScoreAhead};
+
+    /// Each mode reads back from its name (the command lines' spelling), and serde spells it
+    /// the same; an unknown name is refused with the known ones.
+    #[test]
+    fn score_ahead_modes_read_back_from_their_names() {
+        for mode in ScoreAhead::ALL {
+            assert_eq!(mode.name().parse::<ScoreAhead>().ok(), Some(mode));
+            let json = serde_json::to_string(&mode).expect("serialises");
+            assert_eq!(json, format!("\"{}\"", mode.name()));
+        }
+        let err = "sometimes".parse::<ScoreAhead>().expect_err("unknown");
+        assert!(
+            err.to_string().contains("off, while-waiting, always"),
+            "{err}"
+        );
+    }
 
     /// Puts one parameter out of range.
     type Spoil = fn(&mut EngineConfig);
