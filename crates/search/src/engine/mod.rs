@@ -111,17 +111,19 @@ impl FromStr for AlgorithmKind {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self> {
-        AlgorithmKind::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = AlgorithmKind::ALL.iter().map(|a| a.name()).collect();
-                Error::Config(format!(
-                    "unknown algorithm `{s}` (known: {})",
-                    names.join(", ")
-                ))
-            })
+        by_name(&AlgorithmKind::ALL, AlgorithmKind::name, "algorithm", s)
     }
+}
+
+/// The one of `all` whose `name` is `s`, or an error naming `what` and the known names.
+fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, what: &str, s: &str) -> Result<T> {
+    all.iter().copied().find(|t| name(*t) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|t| name(*t)).collect();
+        Error::Config(format!(
+            "unknown {what} `{s}` (known: {})",
+            names.join(", ")
+        ))
+    })
 }
 
 /// Parameters of the algorithms (the operators' own are in [`Config`](crate::Config)).
@@ -225,16 +227,7 @@ impl FromStr for ScoreAhead {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self> {
-        ScoreAhead::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = ScoreAhead::ALL.iter().map(|m| m.name()).collect();
-                Error::Config(format!(
-                    "unknown score-ahead mode `{s}` (known: {})",
-                    names.join(", ")
-                ))
-            })
+        by_name(&ScoreAhead::ALL, ScoreAhead::name, "score-ahead mode", s)
     }
 }
 
