@@ -290,14 +290,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let tty = std::io::stderr().is_terminal();
             let start = Instant::now();
-            let (rep, _map) = offline::instrument_classpath(&cp, &out, &cfg, |done, total| {
-                if tty && (done % 64 == 0 || done == total) {
-                    eprint!("\r[{done:>6}/{total}] instrumenting");
-                    if done == total {
-                        eprintln!();
+            let (rep, _map) = offline::instrument_classpath(
+                &cp,
+                &out,
+                &cfg,
+                ferrosuite_runtime::CLASSES,
+                |done, total| {
+                    if tty && (done % 64 == 0 || done == total) {
+                        eprint!("\r[{done:>6}/{total}] instrumenting");
+                        if done == total {
+                            eprintln!();
+                        }
                     }
-                }
-            })?;
+                },
+            )?;
             let secs = start.elapsed().as_secs_f64();
             out!(
                 "instrumented {} classes ({} copied unchanged, {} failed) into {} in {secs:.2} s",

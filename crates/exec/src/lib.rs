@@ -10,8 +10,8 @@
 //! - [`result`]: what a test execution yields;
 //! - [`sandbox`]: the transformation applied to every class the worker defines.
 //!
-//! The Java side (probe runtime, `HostLoader`, `Host`, `Sandbox`) lives with the bytecode
-//! crate's runtime sources, since instrumented code refers to it.
+//! The Java side (probe runtime, `HostLoader`, `Host`, `Sandbox`) is the `ferrosuite-runtime`
+//! crate, which compiles it with `javac` at build time.
 
 pub mod error;
 pub mod host;

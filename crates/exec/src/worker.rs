@@ -7,7 +7,7 @@
 //! 2. an executor thread with a large stack creates the JVM through the `jni` crate and
 //!    defines the runtime classes (`Probe`, `Host`, `HostLoader`, `Sandbox`, …) in the system
 //!    class loader;
-//! 3. a [`HostLoader`](../../bytecode/runtime) is created whose native `fetch` returns, for each
+//! 3. a `HostLoader` (a class of the `ferrosuite-runtime` crate) is created whose native `fetch` returns, for each
 //!    class of the user's class path, the master's instrumented bytes or the original bytes,
 //!    both sandboxed;
 //! 4. the classes under test are initialised, and the probe data of their static
@@ -48,8 +48,8 @@ use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_bytecode::instrument::clock;
-use ferrosuite_bytecode::instrument::runtime;
 use ferrosuite_bytecode::instrument::sandbox::{Action, SandboxRules};
+use ferrosuite_runtime as runtime;
 use ferrosuite_testcase::statement::{JDouble, Name, Prim, Statement, Test};
 use jni::sys::{JNIEnv, jboolean, jclass, jfieldID, jlong, jmethodID, jobject, jsize, jvalue};
 

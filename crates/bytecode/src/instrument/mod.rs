@@ -1,6 +1,5 @@
 //! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
-//! the [`map`] that says what each probe id means, the embedded probe [`runtime`], and the
-//! [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
+//! the [`map`] that says what each probe id means, the [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
 //! the network, and the [`clock`] shift that moves the time code under test reads.
 //!
 //! ```no_run
@@ -22,7 +21,6 @@ pub mod map;
 pub mod offline;
 pub mod probes;
 pub mod redirect;
-pub mod runtime;
 pub mod sandbox;
 
 use crate::constant_pool::ConstantPool;
@@ -30,7 +28,8 @@ use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::Result;
 use crate::stackmap::{FrameState, VType};
 
-/// Package (internal form) of the probe runtime classes.
+/// Package (internal form) of the probe runtime classes (Java sources and their compiled
+/// classes: the `ferrosuite-runtime` crate, which needs a JDK to build; this crate only names them).
 pub const RUNTIME_PACKAGE: &str = "org/ferrosuite/rt";
 
 /// Name of the static-reset method added to instrumented classes.

@@ -15,9 +15,9 @@ use serde::Serialize;
 use crate::classfile::ClassFile;
 use crate::classpath::ClassPath;
 use crate::error::{Error, Result, io_at};
+use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::map::ProbeMap;
 use crate::instrument::probes::{Instrumenter, ProbeConfig};
-use crate::instrument::{RUNTIME_PACKAGE, runtime};
 
 /// File name of the probe map written into the output directory.
 pub const MAP_FILE: &str = "ferrosuite-probes.json";
@@ -142,11 +142,14 @@ fn write_file(out: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
 }
 
 /// Instruments every class of the class path's entries (JDK image entries are skipped) into
-/// `out`. `progress` is called with (done, total) after each class.
+/// `out`, and writes the probe runtime's classes there: `runtime` is (internal name, class
+/// file) per class, as `ferrosuite_runtime::CLASSES` lists them. `progress` is called with
+/// (done, total) after each class.
 pub fn instrument_classpath(
     cp: &ClassPath,
     out: &Path,
     cfg: &OfflineConfig,
+    runtime: &[(&str, &[u8])],
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(OfflineReport, ProbeMap)> {
     check_output(out, cp, cfg.overwrite)?;
@@ -217,7 +220,7 @@ pub fn instrument_classpath(
         done += 1;
         progress(done, total);
     }
-    for (name, bytes) in runtime::CLASSES {
+    for (name, bytes) in runtime {
         write_file(out, &format!("{name}.class"), bytes)?;
     }
     let map = inst.into_map();

@@ -10,7 +10,7 @@ use ferrosuite_bytecode::constant_pool::Constant;
 use ferrosuite_bytecode::instrument::clock::{
     TIME_CLASS, redirects, shift_clock, shift_clock_bytes,
 };
-use ferrosuite_bytecode::instrument::runtime;
+use ferrosuite_runtime as runtime;
 
 use crate::java;
 

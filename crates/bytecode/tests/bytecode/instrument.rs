@@ -14,8 +14,14 @@ use crate::java;
 fn instrument_dir(input: &Path, name: &str) -> (std::path::PathBuf, ProbeMap) {
     let out = java::tmp(name).join("out");
     let cp = ClassPath::parse(&input.display().to_string()).unwrap();
-    let (report, map) =
-        offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
+    let (report, map) = offline::instrument_classpath(
+        &cp,
+        &out,
+        &OfflineConfig::default(),
+        ferrosuite_runtime::CLASSES,
+        |_, _| {},
+    )
+    .unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert!(
         report.methods_skipped.is_empty(),
@@ -270,7 +276,8 @@ fn each_probe_kind_alone_keeps_classes_valid() {
             probes: ProbeConfig::parse_list(kind).unwrap(),
             ..OfflineConfig::default()
         };
-        offline::instrument_classpath(&cp, &out, &cfg, |_, _| {}).unwrap();
+        offline::instrument_classpath(&cp, &out, &cfg, ferrosuite_runtime::CLASSES, |_, _| {})
+            .unwrap();
         let o = java::java(&[
             "-Xverify:all",
             "-cp",
@@ -285,21 +292,39 @@ fn each_probe_kind_alone_keeps_classes_valid() {
 fn offline_output_never_overwrites_inputs() {
     let (j8, _) = java::fixtures();
     let cp = ClassPath::parse(&j8.display().to_string()).unwrap();
-    let err =
-        offline::instrument_classpath(&cp, j8, &OfflineConfig::default(), |_, _| {}).unwrap_err();
+    let err = offline::instrument_classpath(
+        &cp,
+        j8,
+        &OfflineConfig::default(),
+        ferrosuite_runtime::CLASSES,
+        |_, _| {},
+    )
+    .unwrap_err();
     assert!(
         err.to_string()
             .contains("output directory overlaps the input"),
         "{err}"
     );
     let inside = j8.join("sub");
-    let err = offline::instrument_classpath(&cp, &inside, &OfflineConfig::default(), |_, _| {})
-        .unwrap_err();
+    let err = offline::instrument_classpath(
+        &cp,
+        &inside,
+        &OfflineConfig::default(),
+        ferrosuite_runtime::CLASSES,
+        |_, _| {},
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("overlaps"), "{err}");
     let nonempty = java::tmp("nonempty");
     std::fs::write(nonempty.join("keep.txt"), "mine").unwrap();
-    let err = offline::instrument_classpath(&cp, &nonempty, &OfflineConfig::default(), |_, _| {})
-        .unwrap_err();
+    let err = offline::instrument_classpath(
+        &cp,
+        &nonempty,
+        &OfflineConfig::default(),
+        ferrosuite_runtime::CLASSES,
+        |_, _| {},
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("not empty"), "{err}");
     assert_eq!(
         std::fs::read_to_string(nonempty.join("keep.txt")).unwrap(),
@@ -343,7 +368,7 @@ fn redirection_reaches_calls_method_references_and_fields() {
         .instrument(&class)
         .unwrap();
     std::fs::write(&path, class.to_bytes().unwrap()).unwrap();
-    for (name, bytes) in ferrosuite_bytecode::instrument::runtime::CLASSES {
+    for (name, bytes) in ferrosuite_runtime::CLASSES {
         let p = out.join(format!("{name}.class"));
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
@@ -400,7 +425,9 @@ fn inputs_inside_the_output_directory_are_refused() {
         overwrite: true,
         ..OfflineConfig::default()
     };
-    let err = offline::instrument_classpath(&cp, &out, &cfg, |_, _| {}).unwrap_err();
+    let err =
+        offline::instrument_classpath(&cp, &out, &cfg, ferrosuite_runtime::CLASSES, |_, _| {})
+            .unwrap_err();
     assert!(
         err.to_string()
             .contains("output directory overlaps the input"),

@@ -19,11 +19,11 @@ use ferrosuite_bytecode::constant_pool::Constant;
 use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_bytecode::insn::{self, Insn};
 use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
-use ferrosuite_bytecode::instrument::runtime;
 use ferrosuite_bytecode::instrument::sandbox::{
     Action, BRIDGE_PREFIX, Rule, SANDBOX_CLASS, SandboxReport, SandboxRules, sandbox, sandbox_bytes,
 };
 use ferrosuite_bytecode::opcodes as op;
+use ferrosuite_runtime as runtime;
 
 use crate::java;
 

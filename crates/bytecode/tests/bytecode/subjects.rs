@@ -32,8 +32,14 @@ fn subject_jars_instrumented_pass_verify_all() {
         }
         let out = java::tmp(&format!("subject-{name}")).join("out");
         let cp = ClassPath::parse(&jar.display().to_string()).unwrap();
-        let (report, _) =
-            offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
+        let (report, _) = offline::instrument_classpath(
+            &cp,
+            &out,
+            &OfflineConfig::default(),
+            ferrosuite_runtime::CLASSES,
+            |_, _| {},
+        )
+        .unwrap();
         assert!(report.failures.is_empty(), "{name}: {:?}", report.failures);
         let (ok, total, text) = java::verify_all(&out, &[]);
         assert_eq!(ok, total, "{name}: {text}");

@@ -71,8 +71,14 @@ fn widest_opcodes(class_file: &Path) -> Vec<u8> {
 fn instrument_and_run(classes: &Path, name: &str) -> (Vec<String>, Vec<u8>) {
     let out = java::tmp(&format!("big-{name}-inst")).join("out");
     let cp = ClassPath::parse(&classes.display().to_string()).unwrap();
-    let (report, _) =
-        offline::instrument_classpath(&cp, &out, &OfflineConfig::default(), |_, _| {}).unwrap();
+    let (report, _) = offline::instrument_classpath(
+        &cp,
+        &out,
+        &OfflineConfig::default(),
+        ferrosuite_runtime::CLASSES,
+        |_, _| {},
+    )
+    .unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let o = java::java(&["-Xverify:all", "-cp", &classes.display().to_string(), name]);
     let i = java::java(&["-Xverify:all", "-cp", &out.display().to_string(), name]);

@@ -11,8 +11,8 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_bytecode::instrument::data::ProbeData;
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
-use ferrosuite_bytecode::instrument::runtime;
 use ferrosuite_exec::{Host, Observed, Outcome};
+use ferrosuite_runtime as runtime;
 use ferrosuite_testcase::statement::{Prim, java_type};
 use ferrosuite_testcase::{Statement, Test, VarRef};
 

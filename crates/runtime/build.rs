@@ -1,4 +1,4 @@
-//! Compiles the probe runtime (Java sources in `runtime/`) with `javac --release 8` and
+//! Compiles the probe runtime (Java sources in `java/`) with `javac --release 8` and
 //! generates `runtime_classes.rs`, which embeds the class files in the crate.
 
 use std::fmt::Write as _;
@@ -50,8 +50,8 @@ fn javac() -> PathBuf {
 }
 
 fn main() {
-    let src = PathBuf::from("runtime");
-    println!("cargo:rerun-if-changed=runtime");
+    let src = PathBuf::from("java");
+    println!("cargo:rerun-if-changed=java");
     println!("cargo:rerun-if-env-changed=JAVA_HOME");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     let classes = out_dir.join("rt-classes");
@@ -79,7 +79,7 @@ fn main() {
         }
         Err(e) => {
             println!(
-                "cargo:warning=cannot run javac ({e}): ferrosuite-bytecode needs a JDK (8+) to compile its probe runtime; \
+                "cargo:warning=cannot run javac ({e}): ferrosuite-runtime needs a JDK (8+) to compile the probe runtime; \
                  install one or set JAVA_HOME"
             );
             std::process::exit(1);
