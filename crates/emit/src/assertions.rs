@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use ferrosuite_emit::assertions::{Check, Limits, candidates};
-//! use ferrosuite_exec::{Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult};
+//! use ferrosuite_executor::{Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult};
 //! use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 //! // Stack s = new Stack(); s.push(3); s.size() → 1
 //! let test = Test::new(vec![
@@ -52,7 +52,7 @@
 
 use std::collections::BTreeMap;
 
-use ferrosuite_exec::{Observation, Observed, Outcome, TestResult};
+use ferrosuite_executor::{Observation, Observed, Outcome, TestResult};
 use ferrosuite_testcase::{Statement, Test};
 use serde::{Deserialize, Serialize};
 
@@ -249,7 +249,7 @@ pub fn stable(test: &Test, assertions: &[Assertion], reruns: &[&TestResult]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferrosuite_exec::{ProbeSnapshot, Status};
+    use ferrosuite_executor::{ProbeSnapshot, Status};
     use ferrosuite_testcase::{Prim, VarRef};
 
     fn result(observations: Vec<Observation>) -> TestResult {
@@ -398,10 +398,10 @@ mod tests {
         assert!(stable(&t, &a, &[&run(5), &run(6)]).is_empty());
         // A rerun where the statement threw observes nothing: dropped too.
         let mut threw = run(5);
-        threw.outcomes[0] = Outcome::Threw(ferrosuite_exec::Thrown {
+        threw.outcomes[0] = Outcome::Threw(ferrosuite_executor::Thrown {
             class: "java.lang.Error".into(),
             message: None,
-            kind: ferrosuite_exec::ThrowKind::Code,
+            kind: ferrosuite_executor::ThrowKind::Code,
         });
         assert!(stable(&t, &a, &[&threw]).is_empty());
     }

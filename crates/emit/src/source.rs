@@ -37,7 +37,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
-use ferrosuite_exec::{Observed, Outcome, Status, TestResult, ThrowKind};
+use ferrosuite_executor::{Observed, Outcome, Status, TestResult, ThrowKind};
 use ferrosuite_testcase::statement::{Prim, java_type, string_literal};
 use ferrosuite_testcase::{Statement, Test, VarRef};
 use serde::{Deserialize, Serialize};

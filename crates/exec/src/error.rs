@@ -23,9 +23,6 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
-    /// A class to instrument or test is not on the class path.
-    #[error("class {0} not found on the class path")]
-    ClassNotFound(String),
     /// The worker program cannot be found or started.
     #[error("cannot start the worker {}: {detail}", program.display())]
     WorkerStart {
@@ -67,5 +64,11 @@ impl Error {
     pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
         let context = context.into();
         move |source| Error::Io { context, source }
+    }
+}
+
+impl From<Error> for ferrosuite_executor::Error {
+    fn from(e: Error) -> Self {
+        ferrosuite_executor::Error::failed(e)
     }
 }

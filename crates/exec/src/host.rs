@@ -32,7 +32,7 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -43,16 +43,17 @@ use std::time::{Duration, Instant};
 
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
 use ferrosuite_bytecode::instrument::map::ProbeMap;
-use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
+use ferrosuite_bytecode::instrument::probes::ProbeConfig;
 use ferrosuite_testcase::Test;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use ferrosuite_executor::{Executor, Polled, Ready, TestStream};
+
 use crate::protocol::{
-    InitFailure, MethodRanges, ProbeSizes, Reply, RequestRef, Setup, encode_run, read_frame_with,
-    write_frame,
+    MethodRanges, ProbeSizes, Reply, RequestRef, Setup, encode_run, read_frame_with, write_frame,
 };
-use crate::result::{ProbeSnapshot, Status, TestResult};
+use crate::result::{Status, TestResult};
 use crate::wire::NameTable;
 
 /// How to start a worker process.
@@ -381,20 +382,6 @@ impl Proc {
     }
 }
 
-/// What a worker reported when it became ready.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Ready {
-    /// `java.version` of the workers' JVM.
-    pub java_version: String,
-    /// Probe data of the static initialisers of the instrumented classes (every test runs
-    /// after them, so their coverage belongs to every test).
-    pub init_probes: ProbeSnapshot,
-    /// Instrumented classes whose initialisation failed.
-    pub init_failures: Vec<InitFailure>,
-    /// Time from spawning the process to `Ready`.
-    pub startup: Duration,
-}
-
 /// One worker slot of the pool.
 struct Slot {
     index: usize,
@@ -429,44 +416,7 @@ impl std::fmt::Debug for Host {
     }
 }
 
-/// A class file by internal name.
-pub type ClassBytes = (String, Vec<u8>);
-
-/// Instruments the named classes and their nested classes, in name order, as the host does
-/// (so that offline runs of the same classes use the same probe ids): the probe map and the
-/// instrumented class files.
-pub fn instrument(
-    cp: &ClassPath,
-    names: &[String],
-    probes: &ProbeConfig,
-) -> Result<(ProbeMap, Vec<ClassBytes>)> {
-    let mut all = BTreeSet::new();
-    let mut listing: Option<Vec<String>> = None;
-    for n in names {
-        let n = n.replace('.', "/");
-        if cp.find_bytes(&n)?.is_none() {
-            return Err(Error::ClassNotFound(n.replace('/', ".")));
-        }
-        if listing.is_none() {
-            listing = Some(cp.class_names()?);
-        }
-        let prefix = format!("{n}$");
-        for c in listing.iter().flatten() {
-            if c.starts_with(&prefix) {
-                all.insert(c.clone());
-            }
-        }
-        all.insert(n);
-    }
-    let mut inst = Instrumenter::new(probes.clone()).with_classpath(cp);
-    let mut out = Vec::with_capacity(all.len());
-    for n in all {
-        let cf = cp.load(&n)?;
-        let i = inst.instrument(&cf)?;
-        out.push((n, i.to_bytes()?));
-    }
-    Ok((inst.into_map(), out))
-}
+pub use ferrosuite_bytecode::instrument::classes::{ClassBytes, instrument};
 
 impl Host {
     /// Instruments the classes under test and starts the workers.
@@ -901,15 +851,59 @@ impl Drop for Stream<'_> {
     }
 }
 
-/// What [`Stream::poll`] found.
-#[derive(Debug)]
-pub enum Polled {
-    /// A chunk's results, with its number.
-    Ready(usize, Vec<TestResult>),
-    /// None yet: the host is still at work.
-    Pending,
-    /// The stream has ended and every result was taken.
-    Ended,
+/// The host is the executor of the tool: the trait's methods are the inherent ones, with
+/// the host's errors boxed.
+impl Executor for Host {
+    fn map(&self) -> &ProbeMap {
+        Host::map(self)
+    }
+
+    fn ready(&self) -> &Ready {
+        Host::ready(self)
+    }
+
+    fn run_until(
+        &mut self,
+        tests: &[Test],
+        observe: bool,
+        deadline: Option<Instant>,
+    ) -> ferrosuite_executor::Result<Vec<TestResult>> {
+        Ok(Host::run_until(self, tests, observe, deadline)?)
+    }
+
+    fn open_stream(
+        &mut self,
+        observe: bool,
+        deadline: Option<Instant>,
+    ) -> ferrosuite_executor::Result<Box<dyn TestStream + '_>> {
+        Ok(Box::new(Host::open_stream(self, observe, deadline)?))
+    }
+}
+
+impl TestStream for Stream<'_> {
+    fn send(&self, chunk: Vec<Arc<Test>>) -> bool {
+        Stream::send(self, chunk)
+    }
+
+    fn recv(&self) -> Option<(usize, Vec<TestResult>)> {
+        Stream::recv(self)
+    }
+
+    fn poll(&self) -> Polled {
+        Stream::poll(self)
+    }
+
+    fn is_open(&self) -> bool {
+        Stream::is_open(self)
+    }
+
+    fn close(&mut self) {
+        Stream::close(self);
+    }
+
+    fn finish(self: Box<Self>) -> ferrosuite_executor::Result<Duration> {
+        Ok(Stream::finish(*self)?)
+    }
 }
 
 /// The thread that runs streams for [`Host::open_stream`], holding the slots while it lives.

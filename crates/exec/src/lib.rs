@@ -7,7 +7,7 @@
 //! - [`worker`]: the worker process ([`worker::worker_main`]): the JVM, the class loader that
 //!   asks Rust for bytes, statements as JNI calls, observations, probe reads, static reset;
 //! - [`protocol`]: the length-prefixed `postcard` messages between them;
-//! - [`result`]: what a test execution yields;
+//! - [`result`] (from `ferrosuite-executor`): what a test execution yields;
 //! - [`sandbox`]: the transformation applied to every class the worker defines.
 //!
 //! The Java side (probe runtime, `HostLoader`, `Host`, `Sandbox`) is the `ferrosuite-runtime`
@@ -17,16 +17,13 @@ pub mod error;
 pub mod host;
 pub mod protocol;
 mod raw;
-pub mod result;
 pub mod sandbox;
 pub mod wire;
 pub mod worker;
 
 pub use error::{Error, Result};
-pub use host::{
-    Host, HostConfig, HostStats, MIN_CHUNK, Polled, Ready, WorkerProgram, locate_libjvm,
+pub use ferrosuite_executor::{
+    Executor, InitFailure, MAX_ARRAY_ELEMENTS, Observation, Observed, Outcome, Polled,
+    ProbeSnapshot, Ready, Status, TestResult, TestStream, ThrowKind, Thrown, result,
 };
-pub use result::{
-    MAX_ARRAY_ELEMENTS, Observation, Observed, Outcome, ProbeSnapshot, Status, TestResult,
-    ThrowKind, Thrown,
-};
+pub use host::{Host, HostConfig, HostStats, MIN_CHUNK, WorkerProgram, locate_libjvm};

@@ -209,14 +209,7 @@ pub fn encode_run<T: Borrow<Test>>(
     )
 }
 
-/// A class that failed to load or initialise during set-up.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InitFailure {
-    /// Binary name.
-    pub class: String,
-    /// The throwable, as `class: message`.
-    pub error: String,
-}
+pub use ferrosuite_executor::InitFailure;
 
 /// Worker → master.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -37,7 +37,7 @@
 //! use ferrosuite_fitness::{Config, GoalSet};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let cp = ClassPath::parse("fixtures/classes/java8")?;
-//! let (map, _bytes) = ferrosuite_exec::host::instrument(
+//! let (map, _bytes) = ferrosuite_bytecode::instrument::classes::instrument(
 //!     &cp,
 //!     &["examples/Stack".to_string()],
 //!     &Default::default(),

@@ -24,26 +24,21 @@
 //! ```no_run
 //! use ferrosuite_bytecode::classpath::ClassPath;
 //! use ferrosuite_cfg::Analyzer;
-//! use ferrosuite_exec::{Host, HostConfig};
+//! use ferrosuite_executor::Executor;
 //! use ferrosuite_fitness::{Config, GoalSet, Trace};
 //! use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let host = HostConfig {
-//!     classpath: vec!["fixtures/classes/java8".into()],
-//!     instrument: vec!["examples/Stack".into()],
-//!     ..HostConfig::default()
-//! };
-//! let mut host = Host::start(host)?;
+//! # fn demo(executor: &mut dyn Executor) -> Result<(), Box<dyn std::error::Error>> {
+//! // `executor` instruments and runs `examples/Stack` (for example `ferrosuite-exec`'s host).
 //! let cp = ClassPath::parse("fixtures/classes/java8")?;
 //! let stack = Analyzer::new(&cp, ferrosuite_cfg::Config::default()).class("examples.Stack")?;
-//! let goals = GoalSet::for_class(host.map(), Config::default(), &stack, None)?;
+//! let goals = GoalSet::for_class(executor.map(), Config::default(), &stack, None)?;
 //!
 //! let test = Test::new(vec![
 //!     Statement::constructor("examples/Stack", "()V", vec![]),
 //!     Statement::Primitive(Prim::Int(3)),
 //!     Statement::method("examples/Stack", "push", "(I)V", Some(VarRef(0)), vec![VarRef(1)]),
 //! ]);
-//! let results = host.run(std::slice::from_ref(&test), false)?;
+//! let results = executor.run(std::slice::from_ref(&test), false)?;
 //! let trace = Trace::from_result(&goals, &test, &results[0]);
 //! for g in goals.covered(&trace) {
 //!     println!("covered {}", goals.goals()[g.index()]);

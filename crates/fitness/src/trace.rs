@@ -33,7 +33,9 @@ use std::cmp::Ordering;
 
 use ferrosuite_bytecode::instrument::map::{BranchSlot, LineId, MethodId as ProbeMethodId};
 use ferrosuite_cfg::MethodId;
-use ferrosuite_exec::{Outcome as StatementOutcome, ProbeSnapshot, Status, TestResult, ThrowKind};
+use ferrosuite_executor::{
+    Outcome as StatementOutcome, ProbeSnapshot, Status, TestResult, ThrowKind,
+};
 use ferrosuite_testcase::{Statement, Test};
 use serde::{Deserialize, Serialize};
 
@@ -151,10 +153,9 @@ impl Trace {
                     t.add_call(key, false);
                     let null_receiver = receiver.is_some_and(|r| {
                         matches!(test.statements.get(r.index()), Some(Statement::Null { .. }))
-                            || result
-                                .observations
-                                .get(r.index())
-                                .is_some_and(|o| o.value == Some(ferrosuite_exec::Observed::Null))
+                            || result.observations.get(r.index()).is_some_and(|o| {
+                                o.value == Some(ferrosuite_executor::Observed::Null)
+                            })
                     });
                     let counted = thrown.kind == ThrowKind::Code
                         && !null_receiver
@@ -420,7 +421,7 @@ fn merge_by<T: Clone>(
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::float_cmp)]
 mod tests {
-    use ferrosuite_exec::{Observation, Observed, Thrown};
+    use ferrosuite_executor::{Observation, Observed, Thrown};
     use ferrosuite_testcase::{Prim, VarRef};
 
     use super::*;

@@ -14,7 +14,7 @@ pub enum Error {
     Descriptor(#[from] ferrosuite_bytecode::Error),
     /// The execution host failed (not a test: a worker that cannot start, a broken pipe).
     #[error(transparent)]
-    Exec(#[from] ferrosuite_exec::Error),
+    Execution(#[from] ferrosuite_executor::Error),
     /// Goals could not be built.
     #[error(transparent)]
     Fitness(#[from] ferrosuite_fitness::Error),

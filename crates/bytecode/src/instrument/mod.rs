@@ -14,6 +14,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod classes;
 pub mod clock;
 pub mod data;
 pub mod editor;

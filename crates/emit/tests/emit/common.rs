@@ -1,10 +1,8 @@
-//! Fixtures, the worker, golden files and the Java tools shared by the tests.
+//! Fixtures, golden files and the Java tools shared by the tests.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-use ferrosuite_exec::WorkerProgram;
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -26,21 +24,6 @@ pub fn fixtures() -> &'static PathBuf {
         );
         out.join("java8")
     })
-}
-
-/// The worker program, or `None` (with a note) when it is not built and not required.
-pub fn worker() -> Option<WorkerProgram> {
-    match WorkerProgram::locate() {
-        Ok(w) => Some(w),
-        Err(e) => {
-            assert!(
-                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
-                "{e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
 }
 
 /// A jar of Debian's `/usr/share/java`.

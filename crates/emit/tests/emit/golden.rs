@@ -10,7 +10,7 @@ use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_emit::{
     Assertion, Check, ClassPathTypes, Config, EmitTest, JUnit, Permissive, emit_class,
 };
-use ferrosuite_exec::Observed;
+use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::{JDouble, JFloat, Prim};
 use ferrosuite_testcase::{Statement, Test, VarRef};
 

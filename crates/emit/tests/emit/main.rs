@@ -1,7 +1,9 @@
-//! Integration tests of emission: tests run on the real execution host become JUnit 5 and
-//! JUnit 4 classes that `javac` compiles and JUnit runs green (golden files keep the emitted
-//! text under review: `BLESS=1 cargo test -p ferrosuite-emit` rewrites them), and hand-made
-//! tests cover escaping, extreme values, names and imports (golden, compiled).
+//! Integration tests of emission: hand-made tests and results cover escaping, extreme values,
+//! names and imports (golden files keep the emitted text under review: `BLESS=1 cargo test -p
+//! ferrosuite-emit` rewrites them; the classes are compiled with `javac`), and the members a
+//! target release offers. (Tests run on the real execution host and emitted are in the
+//! `ferrosuite-generate` crate's tests, which may start a JVM: this crate does not depend on
+//! one.)
 
 #![allow(
     clippy::unwrap_used,
@@ -11,5 +13,5 @@
 )]
 
 mod common;
-mod e2e;
 mod golden;
+mod release;

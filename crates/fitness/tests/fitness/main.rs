@@ -1,12 +1,10 @@
 //! Integration tests of ferrosuite-fitness: goal sets of the Java fixtures (compiled from
 //! `fixtures/java` with `javac` at test time) and of a Debian subject jar, matched against
-//! real probe maps; and fitness of hand-written tests of the whole-suite paper's `Stack` run
-//! through the real execution host.
+//! real probe maps. (Fitness of tests run through the real execution host is tested in the
+//! `ferrosuite-generate` crate, which may start a JVM: this crate does not depend on one.)
 //!
-//! The host tests need the `ferrosuite-worker` binary next to the test binary's directory
-//! (`cargo build -p ferrosuite-exec` with the same target directory) or `FERROSUITE_WORKER`;
-//! without it they are skipped with a note, unless `FERROSUITE_REQUIRE_WORKER=1`. Set
-//! `FERROSUITE_REQUIRE_SUBJECTS=1` to fail instead of skipping when a subject jar is missing.
+//! Set `FERROSUITE_REQUIRE_SUBJECTS=1` to fail instead of skipping when a subject jar is
+//! missing.
 
 #![allow(
     clippy::unwrap_used,
@@ -20,13 +18,10 @@
 )]
 
 mod mapping;
-mod stack;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-use ferrosuite_exec::WorkerProgram;
 
 pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -49,25 +44,6 @@ pub fn fixtures() -> &'static PathBuf {
         );
         out
     })
-}
-
-pub fn java8() -> PathBuf {
-    fixtures().join("java8")
-}
-
-/// The worker program, or `None` (with a note) when it is not built and not required.
-pub fn worker() -> Option<WorkerProgram> {
-    match WorkerProgram::locate() {
-        Ok(w) => Some(w),
-        Err(e) => {
-            assert!(
-                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
-                "{e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
 }
 
 /// The Debian jar `name`, or `None` (with a note) when it is not installed and not required.

@@ -1,189 +1,22 @@
-//! The pipeline end to end on the whole-suite paper's `Stack`: search, observed run,
-//! stability reruns, emission, `javac` and JUnit — the class written is green, covers what
-//! the search covered, and is byte-identical for the same seed and statement budget; bad
-//! input gives clear errors.
+//! Integration tests of the pipeline and of what meets in it on a real JVM: the execution
+//! host's results read by fitness (the whole-suite paper's `Stack`), emitted as JUnit 5 and
+//! JUnit 4 classes that `javac` compiles and JUnit runs green (golden files keep the emitted
+//! text under review: `BLESS=1 cargo test -p ferrosuite-generate` rewrites them), and the
+//! whole `generate` pipeline.
+//!
+//! The host tests need the `ferrosuite-worker` binary next to the test binary's directory
+//! (`cargo build -p ferrosuite-exec` with the same target directory) or `FERROSUITE_WORKER`;
+//! without it they are skipped with a note, unless `FERROSUITE_REQUIRE_WORKER=1`.
 
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
+    clippy::float_cmp,
     clippy::missing_panics_doc
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
-
-use ferrosuite_emit::JUnit;
-use ferrosuite_exec::WorkerProgram;
-use ferrosuite_generate::{Config, Error, generate, write};
-use ferrosuite_search::engine::{Budget, Quiet};
-
-fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generate-fixtures");
-        let st =
-            Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/build.sh"))
-                .arg(&out)
-                .output()
-                .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
-}
-
-fn worker() -> Option<WorkerProgram> {
-    match WorkerProgram::locate() {
-        Ok(w) => Some(w),
-        Err(e) => {
-            assert!(
-                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
-                "{e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
-}
-
-fn config(junit: JUnit) -> Option<Config> {
-    let mut c = Config {
-        classpath: vec![fixtures().clone()],
-        budget: Budget::statements(30_000),
-        seed: 7,
-        worker: Some(worker()?),
-        ..Config::default()
-    };
-    c.emit.junit = junit;
-    Some(c)
-}
-
-#[test]
-fn stack_gets_a_green_deterministic_test_class() {
-    for junit in [JUnit::Five, JUnit::Four] {
-        let Some(config) = config(junit) else { return };
-        let g = generate(&config, "examples.Stack", &mut Quiet).unwrap();
-        eprintln!(
-            "{junit:?}: {}/{} goals, {}/{} branches, {} tests found, {} emitted, unstable {} tests / {} assertions, removed {} uncompilable + {} failing",
-            g.covered,
-            g.goals,
-            g.branches_covered,
-            g.branches,
-            g.tests_found,
-            g.tests_emitted,
-            g.tests_unstable,
-            g.assertions_unstable,
-            g.tests_uncompilable,
-            g.tests_failing
-        );
-        let class = g.class.as_ref().expect("a test class");
-        eprintln!("{}", class.source);
-        // Validation passed without removing anything, and every feasible branch is covered
-        // (the Stack's one infeasible branch aside; with field writes allowed it is feasible).
-        assert_eq!(g.tests_uncompilable + g.tests_failing, 0);
-        assert!(g.tests_emitted >= 3, "{}", class.source);
-        assert!(g.branches_covered + 1 >= g.branches, "{g:?}");
-        assert!(
-            class.source.contains("EmptyStackException"),
-            "{}",
-            class.source
-        );
-        // Same seed and statement budget: the same bytes.
-        let again = generate(&config, "examples.Stack", &mut Quiet).unwrap();
-        assert_eq!(again.class.as_ref().unwrap().source, class.source);
-        // Written under a source root; never over an existing file without being told.
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("generate-out-{junit:?}"));
-        let _ = std::fs::remove_dir_all(&out);
-        let path = write(&out, class, false).unwrap();
-        assert_eq!(path, out.join("examples/StackTest.java"));
-        let e = write(&out, class, false).unwrap_err();
-        assert!(e.to_string().contains("exists"), "{e}");
-        write(&out, class, true).unwrap();
-    }
-}
-
-/// The methods of `env.Clocks` whose value depends on the time.
-const TIME_METHODS: [&str; 9] = [
-    "dayOfMonth",
-    "year",
-    "today",
-    "hour",
-    "millis",
-    "epochSecond",
-    "clockMillis",
-    "viaSupplier",
-    "created",
-];
-
-/// Values that depend on the date or the time are not asserted, even those that a rerun on the
-/// same day would reproduce (the day of the month, the year, today's date): the stability
-/// reruns read shifted clocks. Values that do not depend on the time still are.
-#[test]
-fn time_dependent_values_are_not_asserted() {
-    let Some(mut config) = config(JUnit::Five) else {
-        return;
-    };
-    config.budget = Budget::statements(20_000);
-    let g = generate(&config, "env.Clocks", &mut Quiet).unwrap();
-    let class = g.class.as_ref().expect("a test class");
-    eprintln!("{}", class.source);
-    assert!(g.assertions_unstable > 0, "{g:?}");
-    for test in class.source.split("@Test").skip(1) {
-        // Variables holding a time-dependent value, and the calls that produce one.
-        let mut timed: Vec<String> = Vec::new();
-        for line in test.lines().map(str::trim) {
-            let call = TIME_METHODS
-                .iter()
-                .any(|t| line.contains(&format!(".{t}(")));
-            if let Some((lhs, _)) = line.split_once(" = ")
-                && call
-                && let Some(var) = lhs.split_whitespace().last()
-            {
-                timed.push(var.to_string());
-            }
-            if line.starts_with("assert") {
-                let words: Vec<&str> = line
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .collect();
-                assert!(
-                    !call && !timed.iter().any(|v| words.contains(&v.as_str())),
-                    "a time-dependent value is asserted: {line}\n{}",
-                    class.source
-                );
-            }
-        }
-    }
-    // `twice` is asserted wherever it is called with its result kept.
-    if class.source.contains("Clocks.twice(") {
-        assert!(class.source.contains("assertEquals("), "{}", class.source);
-    }
-}
-
-#[test]
-fn bad_input_gives_clear_errors() {
-    let Some(config) = config(JUnit::Five) else {
-        return;
-    };
-    let e = generate(&config, "examples.NoSuchClass", &mut Quiet).unwrap_err();
-    assert!(matches!(e, Error::Class { .. }), "{e}");
-    assert!(e.to_string().contains("examples.NoSuchClass"), "{e}");
-    let e = generate(&config, "examples.Shape", &mut Quiet).unwrap_err();
-    assert!(e.to_string().contains("examples.Shape"), "{e}");
-    let e = generate(&config, "hostile.BadInit", &mut Quiet).unwrap_err();
-    assert!(
-        e.to_string().contains("static initialiser throws")
-            && e.to_string().contains("NumberFormatException"),
-        "{e}"
-    );
-    let empty = Config {
-        classpath: vec![],
-        ..config
-    };
-    let e = generate(&empty, "examples.Stack", &mut Quiet).unwrap_err();
-    assert!(e.to_string().contains("class path is empty"), "{e}");
-}
+mod common;
+mod emit_on_host;
+mod fitness_on_host;
+mod pipeline;

@@ -1,6 +1,7 @@
 //! Running tests and caching what fitness needs from them.
 //!
-//! The [`Evaluator`] owns the link to the execution host and the goal set. Tests are identified
+//! The [`Evaluator`] owns the link to the executor (the execution host, or any other
+//! [`Executor`]) and the goal set. Tests are identified
 //! by their [`TestId`]: an operator that changes a test gives it a fresh id, so a test whose id
 //! already has a [`Trace`] is never run again (the whole-suite paper's "only re-execute tests
 //! that changed"). New tests of a generation go to the host in one batch, which the host spreads
@@ -19,7 +20,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrosuite_exec::{Host, Polled, TestResult};
+use ferrosuite_executor::{Executor, Polled, TestResult};
 use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::statement::{JDouble, Prim};
 use ferrosuite_testcase::{Statement, Test};
@@ -39,9 +40,9 @@ const SLICE_WHEN_SLOW: usize = 8;
 /// A slice slower than this makes the following ones small.
 const SLOW_SLICE: Duration = Duration::from_secs(1);
 
-/// Runs tests on a host and turns their results into cached traces.
+/// Runs tests on an executor and turns their results into cached traces.
 pub struct Evaluator<'h> {
-    host: &'h mut Host,
+    host: &'h mut dyn Executor,
     books: Books,
     compiled: Compiled,
     /// The probes of the classes' static initialisers, which every suite shares.
@@ -367,7 +368,7 @@ impl Books {
 impl<'h> Evaluator<'h> {
     /// An evaluator for `goals` (built from `host`'s probe map) under `budget`; the clock
     /// starts now.
-    pub fn new(host: &'h mut Host, goals: GoalSet, budget: Budget) -> Self {
+    pub fn new(host: &'h mut dyn Executor, goals: GoalSet, budget: Budget) -> Self {
         let init = Trace::from_probes(&host.ready().init_probes);
         let mut scorer = SuiteScorer::new(&goals);
         Evaluator {
@@ -527,7 +528,7 @@ impl<'h> Evaluator<'h> {
     }
 
     /// Runs the tests `produce` builds while it builds more: each chunk it returns goes to the
-    /// host at once ([`Host::run_stream`]), which hands it to the worker as soon as the
+    /// host at once ([`Executor::open_stream`]), which hands it to the worker as soon as the
     /// worker is done with the one before (it waits in the worker's pipe), while `produce` is
     /// called for the next; results are taken in chunk by chunk, in order, between calls. So
     /// building tests and taking in results on the search's side overlap running tests on
@@ -578,7 +579,7 @@ impl<'h> Evaluator<'h> {
         } = self;
         let call_started = Instant::now();
         let deadline = budget.time.map(|t| *started + t);
-        let host: &mut Host = host;
+        let host: &mut dyn Executor = &mut **host;
         // The host's own thread runs the chunks while this one builds the next and takes
         // results in.
         let mut stream = host.open_stream(false, deadline)?;

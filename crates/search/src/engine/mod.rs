@@ -21,7 +21,7 @@
 //!
 //! ```no_run
 //! # use ferrosuite_search::engine::{AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, search};
-//! # fn demo(factory: &mut ferrosuite_search::Factory<'_>, host: &mut ferrosuite_exec::Host,
+//! # fn demo(factory: &mut ferrosuite_search::Factory<'_>, host: &mut dyn ferrosuite_executor::Executor,
 //! #         goals: ferrosuite_fitness::GoalSet) -> ferrosuite_search::Result<()> {
 //! use rand_chacha::{ChaCha8Rng, rand_core::SeedableRng};
 //! let mut eval = Evaluator::new(host, goals, Budget::statements(50_000));

@@ -9,7 +9,11 @@ use ferrosuite_exec::{Host, HostConfig, TestResult};
 use ferrosuite_fitness::{Config, Criteria, Criterion, GoalId, GoalSet, Target, Trace};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
-use crate::{java8, worker};
+use crate::common::{fixtures, worker};
+
+fn java8() -> std::path::PathBuf {
+    fixtures().clone()
+}
 
 const STACK: &str = "examples/Stack";
 
