@@ -1,0 +1,567 @@
+//! One test method: statements as Java, casts, expected exceptions, assertions and its name.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_executor::Observed;
+use ferrosuite_testcase::statement::string_literal;
+use ferrosuite_testcase::{Statement, VarRef};
+
+use super::checks::check_line;
+use super::imports::{TypeNames, catchable, is_checked, value_type};
+use super::{Config, EmitTest, JUnit, TypeInfo};
+use crate::assertions::{Assertion, Check};
+use crate::names::{Scope, is_identifier, lower_camel, simple_name, type_base, upper_camel};
+
+/// Writes one test method.
+pub(super) struct MethodWriter<'a> {
+    pub(super) t: &'a EmitTest,
+    pub(super) cut: &'a str,
+    pub(super) config: &'a Config,
+    pub(super) types: &'a dyn TypeInfo,
+    pub(super) names: &'a TypeNames,
+    pub(super) package: &'a str,
+}
+
+/// How a statement's value appears in the method.
+#[derive(Debug, Clone)]
+enum Value {
+    /// Not written (unused constant) or no value (void).
+    None,
+    /// Written in place where it is used.
+    Inline(String),
+    /// A variable.
+    Var(String),
+}
+
+impl MethodWriter<'_> {
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn write(
+        &self,
+        method_scope: &mut Scope,
+        statics: &mut BTreeSet<&'static str>,
+    ) -> std::result::Result<(String, String), String> {
+        let stmts = &self.t.test.statements;
+        let end = self.t.expected.as_ref().map_or(stmts.len(), |(i, _)| i + 1);
+        let stmts = &stmts[..end.min(stmts.len())];
+        let decl: Vec<Option<FieldType>> = stmts
+            .iter()
+            .map(value_type)
+            .collect::<std::result::Result<_, _>>()?;
+        // Uses of each value: by later statements (with the position) and by assertions.
+        let mut uses: Vec<Vec<(usize, bool)>> = vec![Vec::new(); stmts.len()];
+        for (j, s) in stmts.iter().enumerate() {
+            let recv = receiver_of(s);
+            for r in s.uses() {
+                let i = r.index();
+                if i >= j {
+                    return Err(format!(
+                        "statement {j} uses v{i}, which is not defined before"
+                    ));
+                }
+                uses[i].push((j, Some(r) == recv || is_array_target(s, r)));
+            }
+        }
+        let mut asserted = vec![false; stmts.len()];
+        for a in &self.t.assertions {
+            match &a.check {
+                Check::Value | Check::Inspector(_) => {
+                    if let Some(x) = asserted.get_mut(a.statement) {
+                        *x = true;
+                    }
+                }
+                Check::ReceiverInspector(_) => {
+                    if let Some(r) = stmts.get(a.statement).and_then(receiver_of) {
+                        if let Some(x) = asserted.get_mut(r.index()) {
+                            *x = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Names: variables must not shadow type names or package roots.
+        let mut scope = Scope::with_taken(self.names.reserved.iter().map(String::as_str));
+        let mut values: Vec<Value> = Vec::with_capacity(stmts.len());
+        for (i, s) in stmts.iter().enumerate() {
+            let used = !uses[i].is_empty() || asserted[i];
+            let thrower = self.t.expected.as_ref().is_some_and(|(e, _)| *e == i);
+            let v = match (s, &decl[i]) {
+                (_, None) => Value::None,
+                _ if thrower => Value::None,
+                (Statement::Primitive(_) | Statement::Null { .. }, _)
+                    if uses[i].len() == 1 && !uses[i][0].1 && !asserted[i] =>
+                {
+                    Value::Inline(Self::constant(s))
+                }
+                (
+                    Statement::Primitive(_)
+                    | Statement::Null { .. }
+                    | Statement::EnumConstant { .. },
+                    _,
+                ) if !used => Value::None,
+                (Statement::Method { .. } | Statement::Constructor { .. }, _) if !used => {
+                    Value::None
+                }
+                (_, Some(ty)) => Value::Var(scope.fresh(&self.base_name(i, ty, &uses[i]))),
+            };
+            values.push(v);
+        }
+        let mut body = String::new();
+        let ind = "        ";
+        for (i, s) in stmts.iter().enumerate() {
+            let thrower = self.t.expected.as_ref().filter(|(e, _)| *e == i);
+            if matches!(values[i], Value::Inline(_))
+                || (matches!(values[i], Value::None)
+                    && matches!(
+                        s,
+                        Statement::Primitive(_)
+                            | Statement::Null { .. }
+                            | Statement::EnumConstant { .. }
+                    )
+                    && thrower.is_none())
+            {
+                continue;
+            }
+            let expr = self.expression(s, &values, &decl)?;
+            if let Some((_, exception)) = thrower {
+                self.expect(
+                    &mut body,
+                    s,
+                    &expr,
+                    exception,
+                    decl[i].as_ref(),
+                    &mut scope,
+                    statics,
+                );
+                continue;
+            }
+            match (&values[i], &decl[i]) {
+                (Value::Var(name), Some(ty)) => {
+                    let _ = writeln!(body, "{ind}{} {name} = {expr};", self.names.ty(ty));
+                }
+                _ => {
+                    let _ = writeln!(body, "{ind}{expr};");
+                }
+            }
+            for a in self.t.assertions.iter().filter(|a| a.statement == i) {
+                if let Some(line) = self.assertion(a, stmts, &values, &decl, statics) {
+                    let _ = writeln!(body, "{ind}{line}");
+                }
+            }
+        }
+        let name = method_scope.fresh(&self.test_name(stmts));
+        Ok((name, body))
+    }
+
+    /// The literal of a constant statement.
+    fn constant(s: &Statement) -> String {
+        match s {
+            Statement::Primitive(p) => p.java_literal(),
+            _ => "null".into(),
+        }
+    }
+
+    /// The base of a variable's name: the field it is written to or the parameter it is
+    /// passed as (when known and it has one use), else its type.
+    fn base_name(&self, i: usize, ty: &FieldType, uses: &[(usize, bool)]) -> String {
+        if let [(j, false)] = uses {
+            let call = match &self.t.test.statements[*j] {
+                Statement::FieldWrite { name, .. } => return lower_camel(name),
+                Statement::Method {
+                    class,
+                    name,
+                    descriptor,
+                    args,
+                    ..
+                } => Some((class, name.as_ref(), descriptor, args)),
+                Statement::Constructor {
+                    class,
+                    descriptor,
+                    args,
+                } => Some((class, "<init>", descriptor, args)),
+                _ => None,
+            };
+            if let Some((class, name, descriptor, args)) = call {
+                let param = args
+                    .iter()
+                    .position(|a| a.index() == i)
+                    .and_then(|k| self.types.parameter_name(class, name, descriptor, k));
+                if let Some(p) = param.filter(|p| is_identifier(p)) {
+                    return p;
+                }
+            }
+        }
+        type_base(ty)
+    }
+
+    /// `v` as an argument of declared type `want` (cast when its own type differs).
+    fn argument(
+        &self,
+        r: VarRef,
+        want: &FieldType,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> String {
+        let have = decl.get(r.index()).cloned().flatten();
+        let text = match values.get(r.index()) {
+            Some(Value::Inline(t)) => t.clone(),
+            Some(Value::Var(n)) => n.clone(),
+            _ => "null".into(),
+        };
+        let is_null_literal = text == "null";
+        if have.as_ref() == Some(want) && !is_null_literal {
+            text
+        } else if is_null_literal || needs_parens(&text) {
+            format!("({}) {}", self.names.ty(want), parenthesise(&text))
+        } else {
+            format!("({}) {text}", self.names.ty(want))
+        }
+    }
+
+    /// The receiver `r` for a member of `class` (cast when declared otherwise).
+    fn receiver(
+        &self,
+        r: VarRef,
+        class: &str,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> String {
+        let name = match values.get(r.index()) {
+            Some(Value::Var(n)) => n.clone(),
+            Some(Value::Inline(t)) => parenthesise(t),
+            _ => "null".into(),
+        };
+        let want = FieldType::Object(class.to_string());
+        match decl.get(r.index()) {
+            Some(Some(have)) if *have == want => name,
+            _ => format!("(({}) {name})", self.names.name(class)),
+        }
+    }
+
+    fn args(
+        &self,
+        callee: Option<(&str, &str)>,
+        descriptor: &str,
+        args: &[VarRef],
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> std::result::Result<String, String> {
+        let mut d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+        if let Some(params) = callee
+            .and_then(|(class, name)| self.types.source_params(class, name, descriptor))
+            .filter(|p| p.len() == d.params.len())
+        {
+            d.params = params;
+        }
+        if d.params.len() != args.len() {
+            return Err(format!(
+                "{} arguments for descriptor {descriptor}",
+                args.len()
+            ));
+        }
+        Ok(args
+            .iter()
+            .zip(&d.params)
+            .map(|(a, p)| self.argument(*a, p, values, decl))
+            .collect::<Vec<_>>()
+            .join(", "))
+    }
+
+    /// The Java expression of a statement (without declaration).
+    fn expression(
+        &self,
+        s: &Statement,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> std::result::Result<String, String> {
+        let n = self.names;
+        Ok(match s {
+            Statement::Primitive(_) | Statement::Null { .. } => Self::constant(s),
+            Statement::EnumConstant { class, name } => format!("{}.{name}", n.name(class)),
+            Statement::Constructor {
+                class,
+                descriptor,
+                args,
+            } => format!(
+                "new {}({})",
+                n.name(class),
+                self.args(None, descriptor, args, values, decl)?
+            ),
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                receiver,
+                args,
+            } => {
+                let target = match receiver {
+                    Some(r) => self.receiver(*r, class, values, decl),
+                    None => n.name(class),
+                };
+                format!(
+                    "{target}.{name}({})",
+                    self.args(Some((class, name)), descriptor, args, values, decl)?
+                )
+            }
+            Statement::FieldRead {
+                class,
+                name,
+                receiver,
+                ..
+            } => {
+                let target = match receiver {
+                    Some(r) => self.receiver(*r, class, values, decl),
+                    None => n.name(class),
+                };
+                format!("{target}.{name}")
+            }
+            Statement::FieldWrite {
+                class,
+                name,
+                descriptor,
+                receiver,
+                value,
+            } => {
+                let target = match receiver {
+                    Some(r) => self.receiver(*r, class, values, decl),
+                    None => n.name(class),
+                };
+                let ty = FieldType::parse(descriptor).map_err(|e| e.to_string())?;
+                format!(
+                    "{target}.{name} = {}",
+                    self.argument(*value, &ty, values, decl)
+                )
+            }
+            Statement::ArrayNew { component, length } => {
+                let mut base = component;
+                let mut dims = 0;
+                while let FieldType::Array(c) = base {
+                    base = c;
+                    dims += 1;
+                }
+                format!("new {}[{length}]{}", n.ty(base), "[]".repeat(dims))
+            }
+            Statement::ArrayStore {
+                array,
+                index,
+                value,
+            } => {
+                let component = match decl.get(array.index()) {
+                    Some(Some(FieldType::Array(c))) => (**c).clone(),
+                    _ => return Err(format!("v{} is not an array", array.index())),
+                };
+                let arr = match values.get(array.index()) {
+                    Some(Value::Var(v)) => v.clone(),
+                    _ => return Err(format!("v{} is not a variable", array.index())),
+                };
+                format!(
+                    "{arr}[{index}] = {}",
+                    self.argument(*value, &component, values, decl)
+                )
+            }
+            Statement::Cast { value, ty } => {
+                let v = match values.get(value.index()) {
+                    Some(Value::Var(v)) => v.clone(),
+                    Some(Value::Inline(t)) => parenthesise(t),
+                    _ => "null".into(),
+                };
+                format!("({}) {v}", n.ty(ty))
+            }
+            other => return Err(format!("cannot write statement {other}")),
+        })
+    }
+
+    /// The expected exception of the last statement.
+    #[allow(clippy::too_many_arguments)]
+    fn expect(
+        &self,
+        body: &mut String,
+        s: &Statement,
+        expr: &str,
+        exception: &str,
+        ty: Option<&FieldType>,
+        scope: &mut Scope,
+        statics: &mut BTreeSet<&'static str>,
+    ) {
+        let ind = "        ";
+        let internal = exception.replace('.', "/");
+        let class = catchable(&internal, self.types, self.package);
+        let written = self.names.name(&class);
+        // Statement expressions can stand alone; a field read or a cast needs a declaration.
+        let standalone = matches!(
+            s,
+            Statement::Method { .. }
+                | Statement::Constructor { .. }
+                | Statement::FieldWrite { .. }
+                | Statement::ArrayStore { .. }
+        );
+        let stmt = if standalone {
+            format!("{expr};")
+        } else {
+            let ty = ty.map_or_else(|| "Object".to_string(), |t| self.names.ty(t));
+            let name = scope.fresh("unused");
+            format!("{ty} {name} = {expr};")
+        };
+        match self.config.junit {
+            JUnit::Five => {
+                statics.insert("assertThrows");
+                if standalone {
+                    let _ = writeln!(body, "{ind}assertThrows({written}.class, () -> {expr});");
+                } else {
+                    let _ = writeln!(
+                        body,
+                        "{ind}assertThrows({written}.class, () -> {{ {stmt} }});"
+                    );
+                }
+            }
+            JUnit::Four => {
+                statics.insert("fail");
+                let short = simple_name(exception);
+                let _ = writeln!(body, "{ind}try {{");
+                let _ = writeln!(body, "{ind}    {stmt}");
+                let _ = writeln!(
+                    body,
+                    "{ind}    fail({});",
+                    string_literal(&format!("Expecting exception: {short}"))
+                );
+                if is_checked(&class, self.types) {
+                    // `catch (Checked e)` does not compile unless the body declares it:
+                    // catch any exception and check its type.
+                    statics.insert("assertTrue");
+                    let e = scope.fresh("e");
+                    let _ = writeln!(
+                        body,
+                        "{ind}}} catch ({} {e}) {{",
+                        self.names.name("java/lang/Exception")
+                    );
+                    let _ = writeln!(body, "{ind}    assertTrue({e} instanceof {written});");
+                    let _ = writeln!(body, "{ind}}}");
+                } else {
+                    let e = scope.fresh("e");
+                    let _ = writeln!(body, "{ind}}} catch ({written} {e}) {{");
+                    let _ = writeln!(body, "{ind}    // expected");
+                    let _ = writeln!(body, "{ind}}}");
+                }
+            }
+        }
+    }
+
+    /// One assertion line, or `None` when it cannot be written safely.
+    #[allow(clippy::many_single_char_names)]
+    fn assertion(
+        &self,
+        a: &Assertion,
+        stmts: &[Statement],
+        values: &[Value],
+        decl: &[Option<FieldType>],
+        statics: &mut BTreeSet<&'static str>,
+    ) -> Option<String> {
+        let var_of = |i: usize| match values.get(i) {
+            Some(Value::Var(v)) => Some(v.clone()),
+            _ => None,
+        };
+        let (expr, ty) = match &a.check {
+            Check::Value => (var_of(a.statement)?, decl.get(a.statement)?.clone()?),
+            Check::Inspector(m) => {
+                let v = var_of(a.statement)?;
+                let FieldType::Object(c) = decl.get(a.statement)?.as_ref()? else {
+                    return None;
+                };
+                let t = self.types.inspector_type(c, m)?;
+                (format!("{v}.{m}()"), t)
+            }
+            Check::ReceiverInspector(m) => {
+                let r = receiver_of(stmts.get(a.statement)?)?;
+                let v = var_of(r.index())?;
+                let FieldType::Object(c) = decl.get(r.index())?.as_ref()? else {
+                    return None;
+                };
+                let t = self.types.inspector_type(c, m)?;
+                (format!("{v}.{m}()"), t)
+            }
+        };
+        let four = self.config.junit == JUnit::Four;
+        let (method, line) = check_line(&a.expected, &expr, &ty, four, |c| {
+            self.types
+                .accessible(&c.replace('.', "/"), self.package)
+                .then(|| self.names.name(&c.replace('.', "/")))
+        })?;
+        statics.insert(method);
+        Some(line)
+    }
+
+    /// `<method><Outcome>`: the last call on the class under test (or the last call) and how
+    /// the test ended.
+    fn test_name(&self, stmts: &[Statement]) -> String {
+        let is_cut = |s: &Statement| match s {
+            Statement::Method { class, .. } | Statement::Constructor { class, .. } => {
+                &**class == self.cut
+            }
+            _ => false,
+        };
+        let target = match &self.t.expected {
+            Some((e, _)) => Some(*e),
+            None => stmts
+                .iter()
+                .rposition(is_cut)
+                .or_else(|| stmts.iter().rposition(Statement::is_call)),
+        };
+        let Some(target) = target else {
+            return "test".into();
+        };
+        let base = match &stmts[target] {
+            Statement::Method { name, .. } => lower_camel(name),
+            Statement::Constructor { class, .. } => format!("new{}", simple_name(class)),
+            Statement::FieldRead { name, .. } => format!("read{}", upper_camel(name)),
+            Statement::FieldWrite { name, .. } => format!("write{}", upper_camel(name)),
+            _ => "test".into(),
+        };
+        let outcome = if let Some((_, e)) = &self.t.expected {
+            format!("Throws{}", simple_name(e))
+        } else {
+            self.t
+                .assertions
+                .iter()
+                .find(|a| a.statement == target && a.check == Check::Value)
+                .map_or(String::new(), |a| match &a.expected {
+                    Observed::Boolean(true) => "ReturnsTrue".into(),
+                    Observed::Boolean(false) => "ReturnsFalse".into(),
+                    Observed::Null => "ReturnsNull".into(),
+                    _ => String::new(),
+                })
+        };
+        let name = format!("{base}{outcome}");
+        if is_identifier(&name) {
+            name
+        } else {
+            "test".into()
+        }
+    }
+}
+
+fn receiver_of(s: &Statement) -> Option<VarRef> {
+    match s {
+        Statement::Method { receiver, .. }
+        | Statement::FieldRead { receiver, .. }
+        | Statement::FieldWrite { receiver, .. } => *receiver,
+        _ => None,
+    }
+}
+
+fn is_array_target(s: &Statement, r: VarRef) -> bool {
+    matches!(s, Statement::ArrayStore { array, .. } if *array == r)
+        || matches!(s, Statement::Cast { value, .. } if *value == r)
+}
+
+fn needs_parens(t: &str) -> bool {
+    t.starts_with('-') || t.starts_with('(') || t.contains(' ')
+}
+
+fn parenthesise(t: &str) -> String {
+    if needs_parens(t) {
+        format!("({t})")
+    } else {
+        t.to_string()
+    }
+}

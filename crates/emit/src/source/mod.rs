@@ -1,0 +1,403 @@
+//! Java source of one test class: statements as Java, assertions, expected exceptions, names
+//! and imports.
+//!
+//! How a test becomes a method (JUnit 5 shown; JUnit 4 differs in imports, `@Test(timeout)`
+//! and `try`/`fail`/`catch` for exceptions):
+//!
+//! ```text
+//! v0 = new Stack()                       @Test
+//! v1 = 3                                 @Timeout(4)
+//! v0.push(v1)                 ──►        public void pop() throws Throwable {
+//! v2 = v0.pop()   → 3                        Stack stack = new Stack();
+//! v0.pop()        → throws                   stack.push(3);
+//!   EmptyStackException                      int i = stack.pop();
+//!                                            assertEquals(3, i);
+//!                                            assertThrows(EmptyStackException.class, () -> stack.pop());
+//!                                        }
+//! ```
+//!
+//! - A primitive or `null` used once as an argument is written in place (`stack.push(3)`);
+//!   a value nothing uses and nothing asserts is not declared (`stack.push(3);` rather than a
+//!   variable for its result).
+//! - An argument whose variable's declared type is not the parameter's type is cast to it
+//!   (`m((Object) string)`), so the call resolves to the overload that was executed; a
+//!   receiver declared with another type than the method's class is cast likewise.
+//! - Types are raw and erased (what the descriptors say), so the class carries
+//!   `@SuppressWarnings({"rawtypes", "unchecked"})`.
+//! - Class names are imported when their simple name is unambiguous in the file and written
+//!   in full otherwise; classes of the test's package and `java.lang` need no import.
+//! - Variables are named after the field or parameter they feed when [`TypeInfo`] knows it,
+//!   else after their type ([`crate::names::type_base`]); tests after the method they end with
+//!   and its outcome (`popThrowsEmptyStackException`, `isEmptyReturnsTrue`), numbered only
+//!   when names clash.
+
+mod checks;
+mod imports;
+mod method;
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_executor::{Observed, Outcome, Status, TestResult, ThrowKind};
+use ferrosuite_testcase::Test;
+use serde::{Deserialize, Serialize};
+
+use crate::assertions::{Assertion, Limits, candidates};
+use crate::error::{Error, Result};
+use crate::names::{Scope, is_identifier, package_of};
+
+use imports::{TypeNames, collect_classes};
+use method::MethodWriter;
+
+/// The JUnit version to write for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum JUnit {
+    /// JUnit 4 (`org.junit.Test`, `Assert`).
+    Four,
+    /// JUnit 5 Jupiter (`org.junit.jupiter.api`).
+    #[default]
+    Five,
+}
+
+/// Settings of emission.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// JUnit version.
+    pub junit: JUnit,
+    /// Simple name of the test class; `None`: the CUT's simple name + [`class_suffix`].
+    ///
+    /// [`class_suffix`]: Config::class_suffix
+    pub class_name: Option<String>,
+    /// What follows the CUT's simple name in the test class's name (`Test`: `StackTest`).
+    pub class_suffix: String,
+    /// Time limit of each test method (EvoSuite's default: 4 s).
+    pub timeout: Duration,
+    /// How many assertions to keep.
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            junit: JUnit::Five,
+            class_name: None,
+            class_suffix: "Test".into(),
+            timeout: Duration::from_secs(4),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// What emission may ask about classes of the classpath. Every method has a conservative
+/// default, so [`Permissive`] works without a classpath (and writes more casts and fewer
+/// inspector assertions than a real implementation).
+pub trait TypeInfo {
+    /// Whether `class` (internal name) can be named in source of package `package`
+    /// (dotted), e.g. public, or package-private in the same package.
+    fn accessible(&self, class: &str, package: &str) -> bool {
+        let _ = (class, package);
+        true
+    }
+
+    /// The direct superclass of `class` (internal names), if known.
+    fn superclass(&self, class: &str) -> Option<String> {
+        let _ = class;
+        None
+    }
+
+    /// The return type of the public no-argument method `name` of `class` (or its
+    /// supertypes), if there is one: inspector assertions are written only for known ones.
+    fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
+        let _ = (class, name);
+        None
+    }
+
+    /// The parameter types `javac` sees for a call of `name` `descriptor` on `class`, when
+    /// they differ from the descriptor's: a descriptor that is a *bridge* (the erased
+    /// `compareTo(Object)` of a `Comparable<Fraction>`) is not callable from source, and its
+    /// arguments must be written for the method it bridges to (`compareTo(Fraction)`).
+    fn source_params(&self, class: &str, name: &str, descriptor: &str) -> Option<Vec<FieldType>> {
+        let _ = (class, name, descriptor);
+        None
+    }
+
+    /// Whether source can use the member `name` `descriptor` (a method, constructor or field)
+    /// of `class` (internal name), declared there or inherited: false when the compilation
+    /// target lacks it (`List.of` under `--release 8`) or `class` is unknown.
+    fn has_member(&self, class: &str, name: &str, descriptor: &str) -> bool {
+        let _ = (class, name, descriptor);
+        true
+    }
+
+    /// The source name of parameter `index` of method `name` `descriptor` of `class`, if the
+    /// class file records it.
+    fn parameter_name(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+        index: usize,
+    ) -> Option<String> {
+        let _ = (class, name, descriptor, index);
+        None
+    }
+}
+
+/// A [`TypeInfo`] that knows nothing: everything is accessible, no inspector is known.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Permissive;
+
+impl TypeInfo for Permissive {}
+
+/// One test ready to be written: the statements, the assertions to write, and the expected
+/// exception of its last statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmitTest {
+    /// The test (statements after `expected`'s statement are not written).
+    pub test: Test,
+    /// Assertions, in statement order.
+    pub assertions: Vec<Assertion>,
+    /// The statement that throws and the exception's binary class name.
+    pub expected: Option<(usize, String)>,
+}
+
+impl EmitTest {
+    /// A test and its final run: candidate assertions ([`candidates`]) and the exception the
+    /// code threw, if any. `None` when the run cannot become a regression test: it timed out,
+    /// crashed its worker, was aborted, was invalid, or was stopped by the sandbox or by a
+    /// resource error (those outcomes would not repeat under JUnit).
+    #[must_use]
+    pub fn from_result(test: &Test, result: &TestResult, limits: &Limits) -> Option<EmitTest> {
+        if !matches!(result.status, Status::Completed | Status::Stopped) {
+            return None;
+        }
+        let mut expected = None;
+        for (i, o) in result.outcomes.iter().enumerate() {
+            if let Outcome::Threw(t) = o {
+                if t.kind != ThrowKind::Code {
+                    return None;
+                }
+                expected = Some((i, t.class.clone()));
+                break;
+            }
+        }
+        let end = expected.as_ref().map_or(test.len(), |(i, _)| i + 1);
+        if result.outcomes.len() < end {
+            return None;
+        }
+        let mut test = test.clone();
+        test.statements.truncate(end);
+        let assertions = candidates(&test, result, limits);
+        Some(EmitTest {
+            test,
+            assertions,
+            expected,
+        })
+    }
+}
+
+impl EmitTest {
+    /// Drops the assertions whose expected value names a class Java source in `package`
+    /// (dotted) cannot name — an enum constant of a private nested enum an inspector returned,
+    /// say: the assertion cannot be written, but the test can. Returns how many went.
+    pub fn drop_inaccessible_assertions(&mut self, types: &dyn TypeInfo, package: &str) -> usize {
+        let before = self.assertions.len();
+        self.assertions.retain(|a| match &a.expected {
+            Observed::Enum { class, .. } => types.accessible(&class.replace('.', "/"), package),
+            _ => true,
+        });
+        before - self.assertions.len()
+    }
+
+    /// The first class this test's source would have to name that Java source in `package`
+    /// (dotted) cannot name — a package-private JDK class a generator returned, say (the JVM
+    /// lets JNI reach it during the search; `javac` does not). `None` when every class is
+    /// accessible. Such a test cannot be written and must be left out.
+    #[must_use]
+    pub fn inaccessible_class(&self, types: &dyn TypeInfo, package: &str) -> Option<String> {
+        let mut used = BTreeSet::new();
+        if collect_classes(self, &mut used, types, package).is_err() {
+            return None;
+        }
+        used.into_iter()
+            .find(|c| !types.accessible(c, package))
+            .map(|c| c.replace('/', "."))
+    }
+}
+
+/// A written test class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmittedClass {
+    /// Package (dotted; empty for the default package).
+    pub package: String,
+    /// Simple name of the class.
+    pub class_name: String,
+    /// Path of the file relative to a source root (`p/q/FooTest.java`).
+    pub path: PathBuf,
+    /// The source text.
+    pub source: String,
+    /// The test method names, in test order.
+    pub test_names: Vec<String>,
+}
+
+/// Writes the test class for `cut` (internal name) with `tests`.
+pub fn emit_class(
+    cut: &str,
+    tests: &[EmitTest],
+    config: &Config,
+    types: &dyn TypeInfo,
+) -> Result<EmittedClass> {
+    let package = package_of(cut);
+    let cut_simple = cut.rsplit('/').next().unwrap_or(cut);
+    let nested: Vec<&str> = cut_simple.split('$').collect();
+    if nested.iter().any(|n| !is_identifier(n)) {
+        return Err(Error::Name(format!(
+            "{cut} has no name Java source can use (anonymous or local class)"
+        )));
+    }
+    let class_name = config
+        .class_name
+        .clone()
+        .unwrap_or_else(|| format!("{}{}", nested.join("_"), config.class_suffix));
+    if !is_identifier(&class_name) {
+        return Err(Error::Name(format!(
+            "{class_name:?} is not a Java class name"
+        )));
+    }
+    let junit = JunitNames::of(config.junit);
+    // Every class the file names, to decide imports.
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    for (k, t) in tests.iter().enumerate() {
+        collect_classes(t, &mut used, types, &package)
+            .map_err(|detail| Error::Test { test: k, detail })?;
+    }
+    for c in junit.types {
+        used.insert((*c).to_string());
+    }
+    if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
+        used.insert("java/util/concurrent/TimeUnit".into());
+    }
+    let names = TypeNames::new(&used, &package, &class_name);
+    let mut methods = Vec::new();
+    let mut method_scope = Scope::with_taken([
+        "toString",
+        "hashCode",
+        "getClass",
+        "wait",
+        "notify",
+        "notifyAll",
+        "clone",
+        "finalize",
+        "equals",
+    ]);
+    let mut statics: BTreeSet<&'static str> = BTreeSet::new();
+    for (k, t) in tests.iter().enumerate() {
+        let w = MethodWriter {
+            t,
+            cut,
+            config,
+            types,
+            names: &names,
+            package: &package,
+        };
+        let m = w
+            .write(&mut method_scope, &mut statics)
+            .map_err(|detail| Error::Test { test: k, detail })?;
+        methods.push(m);
+    }
+    let mut out = String::new();
+    if !package.is_empty() {
+        let _ = writeln!(out, "package {package};\n");
+    }
+    for s in &statics {
+        let _ = writeln!(out, "import static {}.{s};", junit.assertions);
+    }
+    if !statics.is_empty() {
+        out.push('\n');
+    }
+    for i in names.imports() {
+        let _ = writeln!(out, "import {i};");
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "@SuppressWarnings({{\"rawtypes\", \"unchecked\", \"deprecation\"}})"
+    );
+    let _ = writeln!(out, "public class {class_name} {{");
+    let mut test_names = Vec::new();
+    for (name, body) in &methods {
+        out.push('\n');
+        let test = names.name("org/junit/jupiter/api/Test");
+        match config.junit {
+            JUnit::Five => {
+                let _ = writeln!(out, "    @{test}");
+                let _ = writeln!(out, "    @{}", timeout_annotation(&names, config.timeout));
+            }
+            JUnit::Four => {
+                let _ = writeln!(
+                    out,
+                    "    @{}(timeout = {})",
+                    names.name("org/junit/Test"),
+                    config.timeout.as_millis()
+                );
+            }
+        }
+        let _ = writeln!(out, "    public void {name}() throws Throwable {{");
+        out.push_str(body);
+        out.push_str("    }\n");
+        test_names.push(name.clone());
+    }
+    out.push_str("}\n");
+    let mut path: PathBuf = package.split('.').filter(|p| !p.is_empty()).collect();
+    path.push(format!("{class_name}.java"));
+    Ok(EmittedClass {
+        package,
+        class_name,
+        path,
+        source: out,
+        test_names,
+    })
+}
+
+fn timeout_annotation(names: &TypeNames, t: Duration) -> String {
+    let timeout = names.name("org/junit/jupiter/api/Timeout");
+    if t.subsec_millis() == 0 {
+        format!("{timeout}({})", t.as_secs())
+    } else {
+        format!(
+            "{timeout}(value = {}, unit = {}.MILLISECONDS)",
+            t.as_millis(),
+            names.name("java/util/concurrent/TimeUnit")
+        )
+    }
+}
+
+/// The JUnit classes a file uses.
+struct JunitNames {
+    types: &'static [&'static str],
+    assertions: &'static str,
+}
+
+impl JunitNames {
+    fn of(j: JUnit) -> Self {
+        match j {
+            JUnit::Five => JunitNames {
+                types: &[
+                    "org/junit/jupiter/api/Test",
+                    "org/junit/jupiter/api/Timeout",
+                ],
+                assertions: "org.junit.jupiter.api.Assertions",
+            },
+            JUnit::Four => JunitNames {
+                types: &["org/junit/Test"],
+                assertions: "org.junit.Assert",
+            },
+        }
+    }
+}
