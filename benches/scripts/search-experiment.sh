@@ -17,7 +17,7 @@
 # Environment: BUDGET (seconds per run, 60), STATEMENTS (a budget of statements executed
 # instead of seconds: the search then does the same work on any machine, and the run is
 # reproducible), CRITERIA (as `search-bench --criteria`; default branch, line, method,
-# exception), SEEDS (10), FIRST_SEED (0), ALGORITHMS (all five),
+# exception), SEEDS (10), FIRST_SEED (0), ALGORITHMS (every algorithm of `search-bench --list-algorithms`),
 # CLASSES (binary names; default the list below), OUT (default
 # benches/results/search-${BUDGET}s.jsonl, or search-${STATEMENTS}-statements.jsonl, each with
 # -CRITERIA and -minimised added when set), WORKERS (1), LANES (1), CORES, MINIMISE (0). Runs one search at
@@ -36,7 +36,7 @@ BUDGET=${BUDGET:-60}
 SEEDS=${SEEDS:-10}
 FIRST_SEED=${FIRST_SEED:-0}
 WORKERS=${WORKERS:-1}
-ALGORITHMS=${ALGORITHMS:-"whole-suite mosa dynamosa random single-target"}
+# ALGORITHMS defaults to every algorithm search-bench knows (--list-algorithms), once built.
 budget=(--seconds "$BUDGET")
 label="${BUDGET} s"
 # Runs with other criteria or minimised suites are another experiment: another file (a run in
@@ -70,6 +70,7 @@ for jar in commons-lang3 guava commons-collections4; do
 done
 cargo build --release -q -p ferrosuite-exec -p ferrosuite-benches
 BENCH=target/release/search-bench
+ALGORITHMS=${ALGORITHMS:-$($BENCH --list-algorithms)}
 mkdir -p "$(dirname "$OUT")"
 touch "$OUT"
 

@@ -16,7 +16,8 @@
 //! Usage: `search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] [--first-seed K]
 //! [--seconds S | --statements N] [--workers W] [--timeout-ms T] [--observed-share P]
 //! [--stream-chunk N] [--stream-ahead N] [--score-ahead MODE] [--population N] [--criteria LIST]
-//! [--no-minimise]`
+//! [--no-minimise]`, or `search-bench --list-algorithms` (the registry's names, as
+//! `--algorithm` takes them; the default is every one of them)
 //! (seeds K..K+N, K = 0 by default; needs `ferrosuite-worker` built:
 //! `cargo build --release -p ferrosuite-exec`). `--observed-share P` sets how often a seed
 //! comes from the values observed at run time (0: never, the pool switched off); such runs
@@ -44,6 +45,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The allocator the CLI uses (see the workspace's `Cargo.toml`).
@@ -55,7 +57,7 @@ use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_fitness::{Criteria, Criterion, GoalSet};
 use ferrosuite_search::engine::{
-    AlgorithmKind, Budget, EngineConfig, Evaluator, Quiet, ScoreAhead, search,
+    Algorithm, Budget, EngineConfig, Evaluator, Quiet, ScoreAhead, search,
 };
 use ferrosuite_search::{Config, Factory};
 use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
@@ -66,7 +68,7 @@ use rand_chacha::rand_core::SeedableRng;
 struct Args {
     cp: String,
     classes: Vec<String>,
-    algorithms: Vec<AlgorithmKind>,
+    algorithms: Vec<Arc<dyn Algorithm>>,
     seeds: u64,
     first_seed: u64,
     budget: Budget,
@@ -147,7 +149,7 @@ fn cpu_times(workers: &[u32]) -> CpuTimes {
 const USAGE: &str = "usage: search-bench --cp CP [--class C]... [--algorithm A]... [--seeds N] \
 [--first-seed K] [--seconds S | --statements N] [--workers W] [--timeout-ms T] \
 [--observed-share P] [--stream-chunk N] [--stream-ahead N] [--score-ahead off|while-waiting|always] \
-[--population N] [--criteria LIST] [--no-minimise]";
+[--population N] [--criteria LIST] [--no-minimise] | --list-algorithms";
 
 /// `v`, the value of `flag`, as a `T`.
 fn value<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String>
@@ -182,6 +184,10 @@ fn args() -> Result<Args, String> {
             println!("{USAGE}");
             std::process::exit(0);
         }
+        if flag == "--list-algorithms" {
+            println!("{}", ferrosuite_generate::algorithms().names().join(" "));
+            std::process::exit(0);
+        }
         if flag == "--no-minimise" {
             a.minimise = false;
             continue;
@@ -190,7 +196,11 @@ fn args() -> Result<Args, String> {
         match flag.as_str() {
             "--cp" => a.cp = v,
             "--class" => a.classes.push(v.replace('.', "/")),
-            "--algorithm" => a.algorithms.push(value(&flag, &v)?),
+            "--algorithm" => a.algorithms.push(
+                ferrosuite_generate::algorithms()
+                    .get(&v)
+                    .map_err(|e| format!("{flag} {v:?}: {e}"))?,
+            ),
             "--seeds" => a.seeds = value(&flag, &v)?,
             "--first-seed" => a.first_seed = value(&flag, &v)?,
             "--seconds" => {
@@ -219,7 +229,7 @@ fn args() -> Result<Args, String> {
         }
     }
     if a.algorithms.is_empty() {
-        a.algorithms = AlgorithmKind::ALL.to_vec();
+        a.algorithms = ferrosuite_generate::algorithms().iter().cloned().collect();
     }
     Ok(a)
 }
@@ -284,7 +294,9 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        for &algorithm in &a.algorithms {
+        for algorithm in &a.algorithms {
+            let algorithm: &dyn Algorithm = &**algorithm;
+            let name = algorithm.name();
             for seed in a.first_seed..a.first_seed + a.seeds {
                 let host = Host::start(HostConfig {
                     classpath: a.cp.split(':').map(PathBuf::from).collect(),
@@ -330,7 +342,6 @@ fn main() -> ExitCode {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 let defaults = EngineConfig::default();
                 let config = EngineConfig {
-                    algorithm,
                     stream_chunk: a.stream_chunk.unwrap_or(defaults.stream_chunk),
                     stream_ahead: a.stream_ahead.unwrap_or(defaults.stream_ahead),
                     score_ahead: a.score_ahead.unwrap_or(defaults.score_ahead),
@@ -342,10 +353,17 @@ fn main() -> ExitCode {
                 let cpu_before = cpu_times(&worker_pids);
                 // The search runs on this thread (the host's threads are its own).
                 let thread_before = cpu_seconds("thread-self");
-                let r = match search(&config, &mut factory, &mut eval, &mut rng, &mut Quiet) {
+                let r = match search(
+                    algorithm,
+                    &config,
+                    &mut factory,
+                    &mut eval,
+                    &mut rng,
+                    &mut Quiet,
+                ) {
                     Ok(r) => r,
                     Err(e) => {
-                        println!("{class} {algorithm} seed {seed}: error: {e}");
+                        println!("{class} {name} seed {seed}: error: {e}");
                         continue;
                     }
                 };
@@ -389,7 +407,7 @@ fn main() -> ExitCode {
                 let suite_statements: usize =
                     r.tests.iter().map(ferrosuite_testcase::Test::len).sum();
                 println!(
-                    "{class} {algorithm} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} % (between generations {:.1} %), master's CPU share {}",
+                    "{class} {name} seed {seed}: branches {covered_branches}/{} ({:.1} %), goals {}/{}, {} tests / {} statements, {} statements executed in {secs:.1} s ({sps:.0}/s, {} generations), workers busy {:.1} %, outside the host {:.1} % (between generations {:.1} %), master's CPU share {}",
                     branch.len(),
                     100.0 * branch_cov,
                     r.covered.len(),
@@ -404,7 +422,7 @@ fn main() -> ExitCode {
                     cpu_share.map_or("unknown".into(), |x| format!("{:.1} %", 100.0 * x)),
                 );
                 let mut line = serde_json::json!({
-                    "class": class, "algorithm": algorithm.name(), "seed": seed,
+                    "class": class, "algorithm": name, "seed": seed,
                     "branches": branch.len(), "branches_covered": covered_branches,
                     "branch_coverage": branch_cov, "goals": r.goals,
                     "goals_covered": r.covered.len(), "tests": r.tests.len(),

@@ -17,7 +17,10 @@
 //!    runs), classes ordered by it: the share outside the JVM is the search's own work per
 //!    statement against the JVM's, so it is high where statements are cheap.
 //!
-//! Usage: `search-stats RESULTS.jsonl...` (lines that are not JSON objects are ignored, so the
+//! Usage: `search-stats [--compare A:B]... RESULTS.jsonl...` (`--compare mio:whole-suite`
+//! compares two algorithms as in table 2; the default is whole-suite against single-target
+//! when both ran; algorithms are listed in the registry's order, as `search-bench
+//! --list-algorithms` gives it, then any other name in the order first seen) (lines that are not JSON objects are ignored, so the
 //! raw output of `search-bench` can be given as is). The runs must share one budget, one set of
 //! criteria and minimisation or not: results of different experiments are refused rather than
 //! mixed (lines from before `search-bench` recorded these are taken as part of the experiment
@@ -152,9 +155,26 @@ fn pct(x: Option<f64>) -> String {
 }
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let mut paths: Vec<String> = Vec::new();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--compare" {
+            let pair = args.next().and_then(|v| {
+                v.split_once(':')
+                    .map(|(x, y)| (x.to_string(), y.to_string()))
+            });
+            let Some(pair) = pair else {
+                eprintln!("search-stats: --compare takes A:B (two algorithm names)");
+                std::process::exit(2);
+            };
+            pairs.push(pair);
+        } else {
+            paths.push(a);
+        }
+    }
     if paths.is_empty() {
-        eprintln!("usage: search-stats RESULTS.jsonl...");
+        eprintln!("usage: search-stats [--compare A:B]... RESULTS.jsonl...");
         std::process::exit(2);
     }
     let (runs, setting) = read(&paths);
@@ -162,9 +182,8 @@ fn main() {
     // the output, not the program with a panic.
     let mut out = String::new();
     say!(out, "Runs: {} ({setting}).\n", runs.len());
-    let order = ["whole-suite", "mosa", "dynamosa", "random", "single-target"];
     let mut algorithms: Vec<String> = Vec::new();
-    for a in order {
+    for a in ferrosuite_generate::algorithms().names() {
         if runs.iter().any(|r| r.algorithm == a) {
             algorithms.push(a.to_string());
         }
@@ -223,9 +242,15 @@ fn main() {
     }
     say!(out, " |\n");
 
-    let (ws, st) = ("whole-suite", "single-target");
-    if algorithms.iter().any(|a| a == ws) && algorithms.iter().any(|a| a == st) {
-        compare(&mut out, &runs, &classes, ws, st);
+    if pairs.is_empty() {
+        pairs.push(("whole-suite".into(), "single-target".into()));
+    }
+    for (x, y) in &pairs {
+        if algorithms.contains(x) && algorithms.contains(y) {
+            compare(&mut out, &runs, &classes, x, y);
+        } else {
+            say!(out, "(No runs of both {x} and {y} to compare.)\n");
+        }
     }
     // A variant of an algorithm (`search-bench --observed-share`) against the algorithm itself.
     for a in &algorithms {

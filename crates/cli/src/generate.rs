@@ -1,21 +1,21 @@
-//! `ferrosuite generate`: arguments → `ferrosuite_generate::Config`, one pipeline run per class
-//! under test (several at once with `--jobs`), progress on stderr, files under the output
-//! root, a summary table and a JSON report.
+//! `ferrosuite generate`: arguments → a `ferrosuite_generate::batch::Batch`, run by the
+//! library (several classes at once with `--jobs`); this module prints its events on stderr,
+//! the summary table on stdout and writes the JSON report.
 
-use std::collections::VecDeque;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_emit::JUnit;
 use ferrosuite_exec::WorkerProgram;
-use ferrosuite_generate::{Config, Generated, generate, write};
-use ferrosuite_search::engine::{AlgorithmKind, Budget, Progress};
-use serde::Serialize;
+use ferrosuite_generate::batch::{
+    Batch, Entry, Event, Events, check_classpath, package_classes, run_batch,
+};
+use ferrosuite_generate::{Config, Error};
+use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 
 /// The parsed arguments.
 pub struct Request {
@@ -63,99 +63,19 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// The classes of `package` (binary name prefix) on the class path's own entries (not the
-/// JDK): top-level classes only.
-fn package_classes(classpath: &str, package: &str) -> Result<Vec<String>> {
-    let cp = ClassPath::parse(classpath)
-        .with_context(|| format!("cannot open class path {classpath:?}"))?;
-    let prefix = format!("{}/", package.replace('.', "/"));
-    let mut out = Vec::new();
-    for e in cp.entries() {
-        for c in e.class_names()? {
-            if let Some(rest) = c.strip_prefix(&prefix) {
-                if !rest.contains('/') && !rest.contains('$') && rest != "package-info" {
-                    out.push(c.replace('/', "."));
-                }
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    if out.is_empty() {
-        bail!("no class of package {package} on the class path {classpath}");
-    }
-    Ok(out)
-}
-
-/// One class's line of the report: the figures of [`Generated`] without the source.
-#[derive(Serialize)]
-struct Entry {
-    class: String,
-    status: &'static str,
-    error: Option<String>,
-    file: Option<PathBuf>,
-    test_names: Vec<String>,
-    #[serde(flatten)]
-    generated: Option<Generated>,
-}
-
-impl Entry {
-    fn new(
-        class: &str,
-        status: &'static str,
-        error: Option<String>,
-        file: Option<PathBuf>,
-        generated: Option<Generated>,
-    ) -> Self {
-        let mut generated = generated;
-        let test_names = generated
-            .as_mut()
-            .and_then(|g| g.class.take())
-            .map(|c| c.test_names)
-            .unwrap_or_default();
-        Entry {
-            class: class.to_string(),
-            status,
-            error,
-            file,
-            test_names,
-            generated,
-        }
-    }
-}
-
-/// The JSON report of a run.
-#[derive(Serialize)]
-struct Report<'a> {
-    classpath: &'a str,
-    seed: u64,
-    algorithm: &'a str,
-    budget_seconds: Option<f64>,
-    max_statements: Option<u64>,
-    junit: u8,
-    out: &'a Path,
-    seconds: f64,
-    classes: Vec<Entry>,
-}
-
-pub fn run(req: &Request) -> Result<ExitCode> {
+/// Converts the request into a batch and runs it: progress on stderr, a line per class, the
+/// summary table on stdout, the report written.
+pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
     let classpath: Vec<PathBuf> = req
         .classpath
         .split(':')
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .collect();
-    if classpath.is_empty() {
-        bail!("the class path is empty");
-    }
-    for p in &classpath {
-        if !p.exists() {
-            bail!("class path entry {} does not exist", p.display());
-        }
-    }
+    check_classpath(&classpath)?;
     let mut classes = req.classes.clone();
     if let Some(p) = &req.package {
-        classes.extend(package_classes(&req.classpath, p)?);
+        classes.extend(package_classes(&classpath, p)?);
     }
     if classes.is_empty() {
         bail!("nothing to do: give --class (repeatable) or --package");
@@ -181,7 +101,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
         ..Config::default()
     };
     if let Some(a) = &req.algorithm {
-        config.engine.algorithm = a.parse::<AlgorithmKind>()?;
+        config.algorithm = algorithms.get(a)?;
     }
     if let Some(c) = &req.criteria {
         config.fitness.criteria = c
@@ -210,100 +130,72 @@ pub fn run(req: &Request) -> Result<ExitCode> {
         program: exe,
         args: vec!["__worker".into()],
     });
-    let root = req.out.join("src/test/java");
-    // Refuse before any work: an existing test file is the user's.
-    if !req.overwrite {
-        for c in &classes {
-            let simple = c.rsplit('.').next().unwrap_or(c).replace('$', "_");
-            let path = root
-                .join(c.rsplit_once('.').map_or("", |(p, _)| p).replace('.', "/"))
-                .join(format!("{simple}{}.java", req.test_suffix));
-            if path.exists() {
-                bail!(
-                    "{} exists: pass --overwrite to replace it, or choose another --out",
-                    path.display()
-                );
-            }
-        }
-    }
-    let started = Instant::now();
-    let tty = std::io::stderr().is_terminal();
-    let queue = Mutex::new(classes.iter().cloned().enumerate().collect::<VecDeque<_>>());
-    let results: Mutex<Vec<(usize, Entry)>> = Mutex::new(Vec::new());
-    let total = classes.len();
-    let jobs = req.jobs.clamp(1, total);
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
-                loop {
-                    let Some((k, class)) = queue
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .pop_front()
-                    else {
-                        return;
-                    };
-                    let entry = one(&config, &root, req.overwrite, &class, k, total, tty);
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((k, entry));
-                }
-            });
-        }
-    });
-    let mut entries = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    entries.sort_by_key(|e| e.0);
-    let entries: Vec<Entry> = entries.into_iter().map(|e| e.1).collect();
-    summary(&entries)?;
+    let batch = Batch {
+        config,
+        classes,
+        out: req.out.clone(),
+        overwrite: req.overwrite,
+        jobs: req.jobs,
+    };
+    let printer = Printer::new(std::io::stderr().is_terminal());
+    let report = match run_batch(&batch, &printer) {
+        Ok(r) => r,
+        Err(Error::Exists(path)) => bail!(
+            "{} exists: pass --overwrite to replace it, or choose another --out",
+            path.display()
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    summary(&report.classes)?;
     let report_path = req
         .report
         .clone()
         .unwrap_or_else(|| req.out.join("ferrosuite-report.json"));
-    let failed = entries.iter().filter(|e| e.status != "generated").count();
-    let report = Report {
-        classpath: &req.classpath,
-        seed: req.seed,
-        algorithm: config.engine.algorithm.name(),
-        budget_seconds: time.map(|t| t.as_secs_f64()),
-        max_statements: req.max_statements,
-        junit: req.junit,
-        out: &root,
-        seconds: started.elapsed().as_secs_f64(),
-        classes: entries,
-    };
-    if let Some(parent) = report_path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    std::fs::write(&report_path, serde_json::to_string_pretty(&report)?)
-        .with_context(|| format!("cannot write {}", report_path.display()))?;
+    report.write(&report_path)?;
     out!("report: {}", report_path.display());
-    Ok(if failed == 0 {
+    Ok(if report.all_generated() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
     })
 }
 
-/// Runs the pipeline for one class, with progress on stderr.
-fn one(
-    config: &Config,
-    root: &Path,
-    overwrite: bool,
-    class: &str,
-    k: usize,
-    total: usize,
+/// Prints a batch's events on stderr: a progress bar per class (redrawn in place on a
+/// terminal, a line every 5 s otherwise), and a line when a class is done.
+struct Printer {
     tty: bool,
-) -> Entry {
-    let mut last = Instant::now();
-    let mut progress = |p: &Progress| {
-        if last.elapsed() < Duration::from_millis(if tty { 200 } else { 5000 }) {
-            return;
+    /// When each class's bar was last drawn.
+    last: Mutex<Vec<Option<Instant>>>,
+}
+
+impl Printer {
+    fn new(tty: bool) -> Self {
+        Printer {
+            tty,
+            last: Mutex::new(Vec::new()),
         }
-        last = Instant::now();
+    }
+
+    fn progress(&self, index: usize, total: usize, class: &str, p: &Progress) {
+        {
+            let mut last = self
+                .last
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if last.len() <= index {
+                last.resize(index + 1, None);
+            }
+            let every = Duration::from_millis(if self.tty { 200 } else { 5000 });
+            let now = Instant::now();
+            match last[index] {
+                None => {
+                    last[index] = Some(now);
+                    return;
+                }
+                Some(t) if now.duration_since(t) < every => return,
+                Some(_) => last[index] = Some(now),
+            }
+        }
         let bar_len = 20;
         #[allow(
             clippy::cast_possible_truncation,
@@ -313,61 +205,62 @@ fn one(
         let filled = ((p.budget_used.clamp(0.0, 1.0)) * bar_len as f64) as usize;
         let line = format!(
             "[{}/{total}] {class} [{}{}] {}/{} goals",
-            k + 1,
+            index + 1,
             "#".repeat(filled),
             " ".repeat(bar_len - filled),
             p.covered,
             p.goals
         );
-        if tty {
+        if self.tty {
             eprint!("\r{line}\x1b[K");
         } else {
             eprintln!("{line}");
         }
-    };
-    let outcome = generate(config, class, &mut progress);
-    if tty {
-        eprint!("\r\x1b[K");
     }
-    match outcome {
-        Ok(g) => {
-            let file = match &g.class {
-                Some(c) => match write(root, c, overwrite) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        eprintln!("[{}/{total}] {class}: {e}", k + 1);
-                        return Entry::new(
-                            class,
-                            "not written",
-                            Some(e.to_string()),
-                            None,
-                            Some(g),
-                        );
-                    }
-                },
-                None => None,
-            };
-            eprintln!(
+
+    fn finished(&self, index: usize, total: usize, e: &Entry) {
+        if self.tty {
+            eprint!("\r\x1b[K");
+        }
+        let class = &e.class;
+        match (&e.generated, &e.error) {
+            (Some(g), None) => eprintln!(
                 "[{}/{total}] {class}: {} tests, {}/{} branches, {:.1} s{}",
-                k + 1,
+                index + 1,
                 g.tests_emitted,
                 g.branches_covered,
                 g.branches,
                 g.seconds,
-                file.as_ref()
+                e.file
+                    .as_ref()
                     .map(|f| format!(" -> {}", f.display()))
                     .unwrap_or_default()
-            );
-            let status = if file.is_some() {
-                "generated"
-            } else {
-                "no tests"
-            };
-            Entry::new(class, status, None, file, Some(g))
+            ),
+            (Some(_), Some(error)) => eprintln!("[{}/{total}] {class}: {error}", index + 1),
+            (None, error) => eprintln!(
+                "[{}/{total}] {class}: error: {}",
+                index + 1,
+                error.as_deref().unwrap_or("")
+            ),
         }
-        Err(e) => {
-            eprintln!("[{}/{total}] {class}: error: {e}", k + 1);
-            Entry::new(class, "error", Some(e.to_string()), None, None)
+    }
+}
+
+impl Events for Printer {
+    fn event(&self, event: Event<'_>) {
+        match event {
+            Event::Started { .. } => {}
+            Event::Progress {
+                index,
+                total,
+                class,
+                progress,
+            } => self.progress(index, total, class, progress),
+            Event::Finished {
+                index,
+                total,
+                entry,
+            } => self.finished(index, total, entry),
         }
     }
 }

@@ -36,6 +36,7 @@ use ferrosuite_bytecode::instrument::data::{ProbeData, coverage};
 use ferrosuite_bytecode::instrument::map::{BranchKind, ProbeMap};
 use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
+use ferrosuite_generate::algorithms;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -196,8 +197,7 @@ enum Command {
         /// Seed of the search.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// whole-suite, mosa, dynamosa, random or single-target (default whole-suite).
-        #[arg(long)]
+        #[arg(long, help = algorithm_help())]
         algorithm: Option<String>,
         /// Coverage criteria, comma-separated: branch, line, method, method-no-exception,
         /// exception (default branch,line,method,exception).
@@ -243,6 +243,16 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+}
+
+/// `--algorithm`'s help: the registry's algorithms, with a line each.
+fn algorithm_help() -> String {
+    use std::fmt::Write as _;
+    let mut help = String::from("The search algorithm (default whole-suite):");
+    for a in algorithms().iter() {
+        let _ = write!(help, "\n  {}: {}", a.name(), a.summary());
+    }
+    help
 }
 
 fn main() -> ExitCode {
@@ -486,26 +496,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_validate,
             overwrite,
             report,
-        } => generate::run(&generate::Request {
-            classpath,
-            classes: class,
-            package,
-            budget,
-            max_statements,
-            seed,
-            algorithm,
-            criteria,
-            junit,
-            test_suffix,
-            out,
-            jobs,
-            workers,
-            timeout_ms: timeout,
-            release,
-            no_validate,
-            overwrite,
-            report,
-        }),
+        } => generate::run(
+            &generate::Request {
+                classpath,
+                classes: class,
+                package,
+                budget,
+                max_statements,
+                seed,
+                algorithm,
+                criteria,
+                junit,
+                test_suffix,
+                out,
+                jobs,
+                workers,
+                timeout_ms: timeout,
+                release,
+                no_validate,
+                overwrite,
+                report,
+            },
+            &algorithms(),
+        ),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)
                 .with_context(|| format!("cannot open class path {classpath:?}"))?;

@@ -32,6 +32,10 @@ pub enum Error {
     /// Emission failed.
     #[error(transparent)]
     Emit(#[from] ferrosuite_emit::Error),
+    /// A test file exists where one would be written, and replacing files was not asked for:
+    /// the user's files are never replaced silently.
+    #[error("{} exists", .0.display())]
+    Exists(std::path::PathBuf),
     /// `javac` or `java` could not be run, or a file could not be written.
     #[error("{0}")]
     Tool(String),

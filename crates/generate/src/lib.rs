@@ -38,6 +38,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod batch;
 pub mod error;
 pub mod validate;
 
@@ -52,6 +53,7 @@ pub const CLOCK_SHIFTS_MS: [i64; 2] = [
 ];
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrosuite_bytecode::classpath::ClassPath;
@@ -61,7 +63,9 @@ use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_cla
 use ferrosuite_exec::{Host, HostConfig, Outcome, Status, TestResult, WorkerProgram};
 use ferrosuite_fitness::{Criterion, GoalSet};
 use ferrosuite_search::Factory;
-use ferrosuite_search::engine::{Budget, EngineConfig, Evaluator, Observer, search};
+use ferrosuite_search::engine::{
+    Algorithm, Budget, EngineConfig, Evaluator, Observer, WholeSuite, search,
+};
 use ferrosuite_testcase::Test;
 use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
 use ferrosuite_testcase::constants::harvest_nested;
@@ -72,6 +76,13 @@ use serde::{Deserialize, Serialize};
 pub use error::{Error, Result};
 pub use validate::Tools;
 
+/// The search algorithms the pipeline offers (the command line's `--algorithm`, the benches):
+/// the built-in ones of `ferrosuite-search` and those of other crates, registered here.
+#[must_use]
+pub fn algorithms() -> ferrosuite_search::engine::Algorithms {
+    ferrosuite_search::engine::Algorithms::builtin()
+}
+
 /// Settings of one generation run (every class under test gets the same).
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -81,7 +92,10 @@ pub struct Config {
     pub budget: Budget,
     /// Seed of the search.
     pub seed: u64,
-    /// Algorithm and its parameters.
+    /// The search algorithm (by default the whole-suite GA; any of an
+    /// [`Algorithms`](ferrosuite_search::engine::Algorithms) registry).
+    pub algorithm: Arc<dyn Algorithm>,
+    /// The algorithms' parameters.
     pub engine: EngineConfig,
     /// Operator parameters.
     pub search: ferrosuite_search::Config,
@@ -116,6 +130,7 @@ impl Default for Config {
             classpath: Vec::new(),
             budget: Budget::time(Duration::from_secs(60)),
             seed: 0,
+            algorithm: Arc::new(WholeSuite),
             engine: EngineConfig::default(),
             search: ferrosuite_search::Config::default(),
             fitness: ferrosuite_fitness::Config::default(),
@@ -306,7 +321,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let goals = builder.build();
     let mut eval = Evaluator::new(&mut host, goals, config.budget);
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let result = search(&config.engine, &mut factory, &mut eval, &mut rng, observer)?;
+    let result = search(
+        &*config.algorithm,
+        &config.engine,
+        &mut factory,
+        &mut eval,
+        &mut rng,
+        observer,
+    )?;
     let goals = eval.into_goals();
     let branch: Vec<_> = goals.goals_of(Criterion::Branch).map(|g| g.id).collect();
     let branches_covered = branch.iter().filter(|g| result.covered.contains(g)).count();
@@ -506,10 +528,7 @@ fn fresh_dir(base: &str) -> Result<PathBuf> {
 pub fn write(out: &Path, class: &EmittedClass, overwrite: bool) -> Result<PathBuf> {
     let path = out.join(&class.path);
     if path.exists() && !overwrite {
-        return Err(Error::Tool(format!(
-            "{} exists (pass --overwrite to replace it)",
-            path.display()
-        )));
+        return Err(Error::Exists(path));
     }
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use ferrosuite_fitness::{GoalId, GoalSet, Trace};
 use ferrosuite_testcase::Test;
 
-use super::Run;
+use super::{Algorithm, Run};
 use crate::crossover::test_crossover;
 use crate::error::Result;
 use crate::factory::Factory;
@@ -251,7 +251,32 @@ fn breed(
     Ok(())
 }
 
-pub(crate) fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
+/// MOSA, or DynaMOSA when `dynamic` (see the module documentation).
+#[derive(Debug, Clone, Copy)]
+pub struct Mosa {
+    /// Target only the goals whose controlling goals are covered (DynaMOSA).
+    pub dynamic: bool,
+}
+
+impl Algorithm for Mosa {
+    fn name(&self) -> &'static str {
+        if self.dynamic { "dynamosa" } else { "mosa" }
+    }
+
+    fn summary(&self) -> &'static str {
+        if self.dynamic {
+            "DynaMOSA: MOSA over the goals whose controlling branches are covered"
+        } else {
+            "MOSA: many-objective search over tests, one objective per uncovered goal"
+        }
+    }
+
+    fn search(&self, run: &mut Run<'_, '_, '_>) -> Result<()> {
+        self::run(run, self.dynamic)
+    }
+}
+
+fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
     let config = run.config.clone();
     let m = config.test_population;
     // DynaMOSA's active goals (MOSA: every goal).

@@ -4,10 +4,28 @@
 
 use std::sync::Arc;
 
-use super::{Chunk, Run};
+use super::{Algorithm, Chunk, Run};
 use crate::error::{Error, Result};
 
-pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+/// Random search (see the module documentation).
+#[derive(Debug, Clone, Copy)]
+pub struct RandomSearch;
+
+impl Algorithm for RandomSearch {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn summary(&self) -> &'static str {
+        "random tests until the budget is spent (the baseline)"
+    }
+
+    fn search(&self, run: &mut Run<'_, '_, '_>) -> Result<()> {
+        self::run(run)
+    }
+}
+
+fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let batch = run.config.random_batch;
     while !run.done() {
         // A batch of random tests, built in chunks that run while the next is built.

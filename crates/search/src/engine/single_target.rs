@@ -14,8 +14,8 @@ use std::sync::Arc;
 use ferrosuite_fitness::GoalId;
 use ferrosuite_testcase::Test;
 
-use super::Run;
 use super::whole_suite::rank_index;
+use super::{Algorithm, Run};
 use crate::crossover::test_crossover;
 use crate::error::{Error, Result};
 use crate::mutation::mutate_test;
@@ -40,7 +40,25 @@ fn used(run: &Run<'_, '_, '_>, r: Resource) -> f64 {
     }
 }
 
-pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+/// The single-target baseline (see the module documentation).
+#[derive(Debug, Clone, Copy)]
+pub struct SingleTarget;
+
+impl Algorithm for SingleTarget {
+    fn name(&self) -> &'static str {
+        "single-target"
+    }
+
+    fn summary(&self) -> &'static str {
+        "one goal at a time, the budget shared among the goals (the whole-suite paper's baseline)"
+    }
+
+    fn search(&self, run: &mut Run<'_, '_, '_>) -> Result<()> {
+        self::run(run)
+    }
+}
+
+fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let budget = *run.eval.budget();
     #[allow(clippy::cast_precision_loss)]
     let (resource, total) = if let Some(s) = budget.statements {

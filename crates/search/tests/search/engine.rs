@@ -6,7 +6,7 @@ use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_fitness::{Criterion, GoalSet, Trace};
 use ferrosuite_search::engine::{
-    AlgorithmKind, Budget, EngineConfig, Evaluator, Progress, ScoreAhead, SearchResult, search,
+    Algorithms, Budget, EngineConfig, Evaluator, Progress, ScoreAhead, SearchResult, search,
 };
 use ferrosuite_search::{Config, TestId};
 use rand_chacha::ChaCha8Rng;
@@ -31,8 +31,13 @@ fn worker() -> Option<WorkerProgram> {
     }
 }
 
+/// Every built-in algorithm's name.
+fn all_algorithms() -> Vec<&'static str> {
+    Algorithms::builtin().names()
+}
+
 fn stack_search(
-    algorithm: AlgorithmKind,
+    algorithm: &str,
     seed: u64,
     budget: Budget,
     config: Config,
@@ -42,26 +47,31 @@ fn stack_search(
 
 fn fixture_search(
     cut: &str,
-    algorithm: AlgorithmKind,
+    algorithm: &str,
     seed: u64,
     budget: Budget,
     config: Config,
 ) -> Option<(SearchResult, GoalSet)> {
-    let engine = EngineConfig {
+    engine_search(
+        cut,
         algorithm,
-        ..EngineConfig::default()
-    };
-    engine_search(cut, &engine, seed, budget, config)
+        &EngineConfig::default(),
+        seed,
+        budget,
+        config,
+    )
 }
 
 fn engine_search(
     cut: &str,
+    algorithm: &str,
     engine: &EngineConfig,
     seed: u64,
     budget: Budget,
     config: Config,
 ) -> Option<(SearchResult, GoalSet)> {
-    let algorithm = engine.algorithm;
+    let algorithm = Algorithms::builtin().get(algorithm).unwrap();
+    let algorithm = &*algorithm;
     let mut host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
         instrument: vec![cut.into()],
@@ -89,7 +99,15 @@ fn engine_search(
         generations += 1;
         assert!(p.covered <= p.goals);
     };
-    let result = search(engine, &mut factory, &mut eval, &mut rng, &mut observer).unwrap();
+    let result = search(
+        algorithm,
+        engine,
+        &mut factory,
+        &mut eval,
+        &mut rng,
+        &mut observer,
+    )
+    .unwrap();
     assert_eq!(generations, result.usage.generations);
     let goals = eval.into_goals();
     // The minimised suite, run again, covers exactly what the search reports.
@@ -107,7 +125,8 @@ fn engine_search(
     assert_eq!(
         covered.into_iter().collect::<Vec<_>>(),
         result.covered,
-        "{algorithm}: the minimised suite"
+        "{}: the minimised suite",
+        algorithm.name()
     );
     Some((result, goals))
 }
@@ -123,7 +142,7 @@ fn paper_representation() -> Config {
 
 #[test]
 fn every_algorithm_covers_the_feasible_stack_goals() {
-    for algorithm in AlgorithmKind::ALL {
+    for algorithm in all_algorithms() {
         let Some((result, goals)) = stack_search(
             algorithm,
             11,
@@ -191,7 +210,7 @@ fn compared_values_seed_the_search() {
             })
             .count()
     };
-    for algorithm in [AlgorithmKind::WholeSuite, AlgorithmKind::DynaMosa] {
+    for algorithm in ["whole-suite", "dynamosa"] {
         let Some((with_pool, goals)) = fixture_search(
             "seeding/Secret",
             algorithm,
@@ -245,7 +264,7 @@ fn compared_values_seed_the_search() {
 #[test]
 fn field_writes_make_the_papers_infeasible_branch_feasible() {
     let Some((result, goals)) = stack_search(
-        AlgorithmKind::WholeSuite,
+        "whole-suite",
         11,
         Budget::statements(60_000),
         Config::default(),
@@ -257,7 +276,7 @@ fn field_writes_make_the_papers_infeasible_branch_feasible() {
 
 #[test]
 fn a_seed_and_a_statement_budget_give_the_same_suite() {
-    for algorithm in AlgorithmKind::ALL {
+    for algorithm in all_algorithms() {
         let run = |seed| {
             stack_search(
                 algorithm,
@@ -279,16 +298,16 @@ fn a_seed_and_a_statement_budget_give_the_same_suite() {
 /// is only the same for the same chunk size), and the same however many chunks are out.
 #[test]
 fn streaming_tests_to_the_host_gives_the_same_suite() {
-    for algorithm in AlgorithmKind::ALL {
+    for algorithm in all_algorithms() {
         let run_ahead = |stream_chunk, stream_ahead| {
             let engine = EngineConfig {
-                algorithm,
                 stream_chunk,
                 stream_ahead,
                 ..EngineConfig::default()
             };
             engine_search(
                 STACK,
+                algorithm,
                 &engine,
                 3,
                 Budget::statements(8_000),
@@ -307,7 +326,7 @@ fn streaming_tests_to_the_host_gives_the_same_suite() {
                 "{algorithm}: {ahead} chunks out"
             );
         }
-        if algorithm != AlgorithmKind::WholeSuite {
+        if algorithm != "whole-suite" {
             assert_eq!(
                 Some(whole),
                 streamed,
@@ -325,7 +344,6 @@ fn streaming_tests_to_the_host_gives_the_same_suite() {
 fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
     let run = |stream_chunk| {
         let engine = EngineConfig {
-            algorithm: AlgorithmKind::WholeSuite,
             stream_chunk,
             ..EngineConfig::default()
         };
@@ -335,7 +353,15 @@ fn whole_suite_scores_offspring_in_the_stream_as_after_the_generation() {
         };
         // Branches: many goals (not all covered within the budget) and exceptions that appear
         // during generations (new exception goals registered between offspring scored early).
-        engine_search("examples/Branches", &engine, 5, budget, Config::default()).map(|(r, _)| {
+        engine_search(
+            "examples/Branches",
+            "whole-suite",
+            &engine,
+            5,
+            budget,
+            Config::default(),
+        )
+        .map(|(r, _)| {
             (
                 serde_json::to_string(&r.tests).unwrap(),
                 r.usage.evaluations,
@@ -366,12 +392,18 @@ fn whole_suite_scoring_ahead_does_not_change_the_search() {
     for budget in budgets {
         let run = |score_ahead| {
             let engine = EngineConfig {
-                algorithm: AlgorithmKind::WholeSuite,
                 score_ahead,
                 ..EngineConfig::default()
             };
-            engine_search("examples/Branches", &engine, 7, budget, Config::default())
-                .map(|(r, _)| r)
+            engine_search(
+                "examples/Branches",
+                "whole-suite",
+                &engine,
+                7,
+                budget,
+                Config::default(),
+            )
+            .map(|(r, _)| r)
         };
         let Some(off) = run(ScoreAhead::Off) else {
             return;

@@ -42,7 +42,13 @@ use std::sync::Arc;
 use ferrosuite_fitness::SuiteFitness;
 use ferrosuite_testcase::Test;
 
-use super::{Prepared, Run, Scoring};
+mod ahead;
+mod tidy;
+
+use ahead::Progress;
+use tidy::tidy;
+
+use super::{Algorithm, Run, Scoring};
 use crate::error::Result;
 use crate::random::{chance, unit};
 use crate::suite::{Suite, TestId, TestStore, crossover, mutate_suite, random_suite};
@@ -145,211 +151,6 @@ impl Score {
     }
 }
 
-/// How far the scoring of a generation's offspring has come inside its stream.
-#[derive(Default)]
-struct Progress {
-    /// The scores of the first offspring, in order.
-    early: Vec<Score>,
-    /// Where in the tests of the next offspring to score one may not have run yet (those
-    /// before it have).
-    ready: usize,
-    /// What was done for each offspring while the search waited for results.
-    ahead: Vec<Ahead>,
-    /// The first offspring [`Progress::ahead`] has not looked at.
-    looked: usize,
-}
-
-/// An offspring scored, or prepared, ahead of its turn.
-enum Ahead {
-    Nothing,
-    Prepared(Box<Prepared>),
-    Scored(Score),
-}
-
-impl Progress {
-    /// Scores, in order, the offspring whose tests have all run (after each chunk): an
-    /// unchanged parent takes its parent's score, one scored ahead keeps that score, one
-    /// prepared ahead is finished.
-    fn score_ready(
-        &mut self,
-        scoring: &mut Scoring<'_>,
-        offspring: &[Suite],
-        copies: &[Option<Score>],
-    ) {
-        for (k, (suite, copy)) in offspring
-            .iter()
-            .zip(copies)
-            .enumerate()
-            .skip(self.early.len())
-        {
-            if let Some(score) = copy {
-                self.early.push(*score);
-                continue;
-            }
-            let ahead = self
-                .ahead
-                .get_mut(k)
-                .map(|a| std::mem::replace(a, Ahead::Nothing));
-            if let Some(Ahead::Scored(score)) = ahead {
-                self.ready = 0;
-                self.early.push(score);
-                continue;
-            }
-            let waiting = suite.tests[self.ready..]
-                .iter()
-                .position(|t| t.changed && !scoring.has_trace(t.id));
-            if let Some(w) = waiting {
-                self.ready += w;
-                if let (Some(slot), Some(a)) = (self.ahead.get_mut(k), ahead) {
-                    *slot = a;
-                }
-                break;
-            }
-            self.ready = 0;
-            let fitness = match ahead {
-                Some(Ahead::Prepared(p)) => scoring.finish(&p),
-                _ => scoring.suite_fitness(suite.tests.iter().map(|t| t.id)),
-            };
-            self.early.push(Score::of(&fitness));
-        }
-    }
-
-    /// One piece of scoring ahead, while the search waits for results: the first offspring
-    /// past those scored and looked at, unless it is an unchanged parent, is scored if its
-    /// tests have all run (it may wait behind an earlier one), else prepared
-    /// ([`Scoring::prepare`]). False when there is none. The scores are those
-    /// [`score_ready`](Self::score_ready) would give: the search does not change.
-    fn ahead(
-        &mut self,
-        scoring: &mut Scoring<'_>,
-        offspring: &[Suite],
-        copies: &[Option<Score>],
-    ) -> bool {
-        let from = self.looked.max(self.early.len());
-        let Some(k) = (from..offspring.len().min(copies.len())).find(|&k| copies[k].is_none())
-        else {
-            self.looked = offspring.len();
-            return false;
-        };
-        self.looked = k + 1;
-        let suite = &offspring[k];
-        if self.ahead.len() <= k {
-            self.ahead.resize_with(k + 1, || Ahead::Nothing);
-        }
-        let ids = ids_of(suite);
-        self.ahead[k] = if ids.iter().all(|&id| scoring.has_trace(id)) {
-            Ahead::Scored(Score::of(&scoring.score_ahead(ids)))
-        } else {
-            Ahead::Prepared(Box::new(scoring.prepare(ids)))
-        };
-        true
-    }
-
-    /// The scores known of each offspring: those scored in order, then those scored ahead or
-    /// copied from an unchanged parent (`copies`, one per offspring).
-    fn known(self, copies: Vec<Option<Score>>) -> Vec<Option<Score>> {
-        let mut ahead = self.ahead.into_iter().skip(self.early.len());
-        let mut known: Vec<Option<Score>> = self.early.into_iter().map(Some).collect();
-        for copy in copies.into_iter().skip(known.len()) {
-            let scored = match ahead.next() {
-                Some(Ahead::Scored(score)) => Some(score),
-                _ => None,
-            };
-            known.push(copy.or(scored));
-        }
-        known
-    }
-}
-
-/// The ids of a suite's tests, in order.
-fn ids_of(suite: &Suite) -> Vec<TestId> {
-    suite.tests.iter().map(|t| t.id).collect()
-}
-
-/// The end of a generation's bookkeeping, deferred into the next one: drops the individuals
-/// that left the population, and the tests, traces and folds of tests no individual of `pop`
-/// holds, except this generation's (ids from `start`). `marks` is a buffer kept between calls.
-fn tidy(
-    dropped: &mut Vec<Rc<Individual>>,
-    pop: &[Rc<Individual>],
-    start: TestId,
-    scoring: &mut Scoring<'_>,
-    store: &mut TestStore,
-    marks: &mut Vec<u64>,
-) {
-    dropped.clear();
-    // The tests of the population's distinct individuals (one held twice counts once).
-    let mut distinct: Vec<&Rc<Individual>> = pop.iter().collect();
-    distinct.sort_unstable_by_key(|ind| Rc::as_ptr(ind));
-    distinct.dedup_by_key(|ind| Rc::as_ptr(ind));
-    let ids = || {
-        distinct
-            .iter()
-            .flat_map(|ind| ind.suite.tests.iter().map(|t| t.id.0))
-    };
-    let keep = Kept::of(ids(), start.0, marks, MAX_MARKED_SPAN);
-    let kept = |id: TestId| id >= start || keep.contains(id.0);
-    scoring.retain(kept);
-    store.retain(kept);
-    // The store holds the population's tests, and of the older ones no other.
-    debug_assert!(ids().all(|id| store.get(TestId(id)).is_some()));
-    debug_assert!(store.ids().all(kept));
-}
-
-/// The ids below a bound that a population holds, for the membership checks of [`tidy`].
-///
-/// Ids count up, so the population's (tens of thousands with repeats, from a few thousand
-/// tests) lie in a range one bit per id covers cheaply: marking them in a bitmap replaces
-/// sorting them, which was 4 % of the search's thread on Conversion. A range too wide for
-/// that (a very old test still held) falls back to the sort.
-enum Kept<'m> {
-    Marked { lo: u64, marks: &'m [u64] },
-    Sorted(Vec<u64>),
-}
-
-impl<'m> Kept<'m> {
-    fn of(
-        ids: impl Iterator<Item = u64> + Clone,
-        start: u64,
-        marks: &'m mut Vec<u64>,
-        max_span: u64,
-    ) -> Kept<'m> {
-        let below = ids.filter(move |id| *id < start);
-        let lo = below.clone().min().unwrap_or(start);
-        let span = start - lo;
-        match usize::try_from(span.div_ceil(64)) {
-            Ok(words) if span <= max_span => {
-                marks.clear();
-                marks.resize(words, 0);
-                for k in below.map(|id| id - lo) {
-                    if let Some(w) = usize::try_from(k / 64).ok().and_then(|w| marks.get_mut(w)) {
-                        *w |= 1 << (k % 64);
-                    }
-                }
-                Kept::Marked { lo, marks }
-            }
-            _ => {
-                let mut keep: Vec<u64> = below.collect();
-                keep.sort_unstable();
-                keep.dedup();
-                Kept::Sorted(keep)
-            }
-        }
-    }
-
-    fn contains(&self, id: u64) -> bool {
-        match self {
-            Kept::Marked { lo, marks } => id.checked_sub(*lo).is_some_and(|k| {
-                usize::try_from(k / 64)
-                    .ok()
-                    .and_then(|w| marks.get(w))
-                    .is_some_and(|w| w & (1 << (k % 64)) != 0)
-            }),
-            Kept::Sorted(keep) => keep.binary_search(&id).is_ok(),
-        }
-    }
-}
-
 /// A generation's last chunks: each ends at the last pair bred before this many offspring
 /// are left to breed (offspring come in pairs: with 79 wanted, the default population less
 /// the elite, the cuts fall after 74 and 78, so that the last chunk is the last pair and the
@@ -360,10 +161,25 @@ impl<'m> Kept<'m> {
 /// tests bred are the same whatever the cuts.
 const TAIL: [usize; 2] = [6, 2];
 
-/// Widest range of test ids [`tidy`] marks in a bitmap (512 KiB of bits).
-const MAX_MARKED_SPAN: u64 = 1 << 22;
+/// The whole-suite GA (see the module documentation).
+#[derive(Debug, Clone, Copy)]
+pub struct WholeSuite;
 
-pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
+impl Algorithm for WholeSuite {
+    fn name(&self) -> &'static str {
+        "whole-suite"
+    }
+
+    fn summary(&self) -> &'static str {
+        "whole-suite GA: suites evolved under whole-suite fitness (the default)"
+    }
+
+    fn search(&self, run: &mut Run<'_, '_, '_>) -> Result<()> {
+        self::run(run)
+    }
+}
+
+fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
     let config = run.config.clone();
     // The population's tests, and during a generation the offspring's new ones (the tests
     // only the last generation's dropped individuals held stay until the next clean-up).
@@ -541,84 +357,7 @@ pub(crate) fn run(run: &mut Run<'_, '_, '_>) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
-    use super::{Ahead, Kept, Progress, Score, rank_index};
-
-    proptest! {
-        /// The bitmap and the sorted list agree on every id, below `start` and above it, and
-        /// the bitmap buffer is reused whatever it held.
-        #[test]
-        fn kept_ids_are_those_held_below_the_start(
-            held in proptest::collection::vec(0u64..500, 0..60),
-            start in 0u64..520,
-            stale in proptest::collection::vec(any::<u64>(), 0..20),
-        ) {
-            let mut marks = stale;
-            let marked = Kept::of(held.iter().copied(), start, &mut marks, u64::MAX);
-            let is_marked = matches!(marked, Kept::Marked { .. });
-            prop_assert!(is_marked);
-            let mut unused = Vec::new();
-            let sorted = Kept::of(held.iter().copied(), start, &mut unused, 0);
-            for id in 0..530 {
-                let want = id < start && held.contains(&id);
-                prop_assert_eq!(marked.contains(id), want, "marked, id {}", id);
-                // (A span of 0, nothing held below the start, is marked even with no room.)
-                prop_assert_eq!(sorted.contains(id), want, "sorted, id {}", id);
-            }
-        }
-    }
-
-    /// The scores known at a generation's end (a stream cut short): those scored in order,
-    /// then per offspring its parent's when it is a copy, else the one scored ahead for that
-    /// same offspring, else none (a prepared one is scored again, as one never looked at).
-    #[test]
-    fn known_scores_belong_to_their_offspring() {
-        let score = |fitness| Score {
-            fitness,
-            complete: false,
-        };
-        let progress = Progress {
-            early: vec![score(0.0), score(1.0)],
-            ready: 0,
-            // Offspring 0 and 1 were scored in order (what was done ahead for them is spent).
-            ahead: vec![
-                Ahead::Nothing,
-                Ahead::Nothing,
-                Ahead::Scored(score(2.0)),
-                Ahead::Nothing,
-                Ahead::Scored(score(4.0)),
-                Ahead::Scored(score(5.0)),
-            ],
-            looked: 6,
-        };
-        let copies = vec![
-            None,
-            Some(score(9.0)),
-            None,
-            None,
-            None,
-            Some(score(5.5)),
-            None,
-        ];
-        let known: Vec<Option<f64>> = progress
-            .known(copies)
-            .into_iter()
-            .map(|s| s.map(|s| s.fitness))
-            .collect();
-        assert_eq!(
-            known,
-            [
-                Some(0.0),
-                Some(1.0),
-                Some(2.0),
-                None,
-                Some(4.0),
-                Some(5.5),
-                None
-            ]
-        );
-    }
+    use super::rank_index;
 
     #[test]
     fn rank_selection_prefers_the_front_and_stays_in_range() {
