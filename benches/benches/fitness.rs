@@ -23,7 +23,7 @@ use ferrosuite_bytecode::ClassFile;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
 use ferrosuite_cfg::Analyzer;
-use ferrosuite_fitness::{Criterion, GoalSet, SuiteScorer, Target, Trace};
+use ferrosuite_fitness::{GoalSet, SuiteScorer, Target, Trace, names};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -100,7 +100,7 @@ fn trace(goals: &GoalSet, rng: &mut ChaCha8Rng) -> Trace {
         }
     }
     let lines: Vec<_> = goals
-        .goals_of(Criterion::Line)
+        .goals_of(names::LINE)
         .filter_map(|g| match g.target {
             Target::Line { probe, .. } => Some(probe),
             _ => None,

@@ -55,7 +55,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
-use ferrosuite_fitness::{Criteria, Criterion, GoalSet};
+use ferrosuite_fitness::{Criteria, GoalSet, names};
 use ferrosuite_search::engine::{
     Algorithm, Budget, EngineConfig, Evaluator, Quiet, ScoreAhead, search,
 };
@@ -219,7 +219,7 @@ fn args() -> Result<Args, String> {
             "--criteria" => {
                 a.criteria = value(&flag, &v)?;
                 // The figures are branch coverage: without branch goals there would be none.
-                if !a.criteria.contains(Criterion::Branch) {
+                if !a.criteria.contains(names::BRANCH) {
                     return Err(format!(
                         "--criteria {v:?}: the figures are branch coverage, so branch must be among them"
                     ));
@@ -388,7 +388,7 @@ fn main() -> ExitCode {
                     "  host: {} tests, {} timeouts, {} crashes, {} retirements, {} restarts",
                     stats.tests, stats.timeouts, stats.crashes, stats.retirements, stats.restarts
                 );
-                let branch: Vec<_> = goals.goals_of(Criterion::Branch).map(|g| g.id).collect();
+                let branch: Vec<_> = goals.goals_of(names::BRANCH).map(|g| g.id).collect();
                 let covered_branches = branch.iter().filter(|g| r.covered.contains(g)).count();
                 let secs = r.elapsed.as_secs_f64();
                 #[allow(clippy::cast_precision_loss)]

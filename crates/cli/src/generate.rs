@@ -104,8 +104,8 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
         config.algorithm = algorithms.get(a)?;
     }
     if let Some(c) = &req.criteria {
-        config.fitness.criteria = c
-            .parse()
+        config.fitness.criteria = ferrosuite_generate::criteria()
+            .parse(c)
             .map_err(|e| anyhow::anyhow!("--criteria {c:?}: {e}"))?;
     }
     config.emit.junit = match req.junit {

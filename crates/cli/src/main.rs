@@ -36,7 +36,7 @@ use ferrosuite_bytecode::instrument::data::{ProbeData, coverage};
 use ferrosuite_bytecode::instrument::map::{BranchKind, ProbeMap};
 use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
-use ferrosuite_generate::algorithms;
+use ferrosuite_generate::{algorithms, criteria};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -199,9 +199,7 @@ enum Command {
         seed: u64,
         #[arg(long, help = algorithm_help())]
         algorithm: Option<String>,
-        /// Coverage criteria, comma-separated: branch, line, method, method-no-exception,
-        /// exception (default branch,line,method,exception).
-        #[arg(long)]
+        #[arg(long, help = criteria_help())]
         criteria: Option<String>,
         /// JUnit version of the emitted tests: 4 or 5.
         #[arg(long, default_value_t = 5)]
@@ -243,6 +241,18 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+}
+
+/// `--criteria`'s help: the registry's criteria, with a line each.
+fn criteria_help() -> String {
+    use std::fmt::Write as _;
+    let mut help = String::from(
+        "Coverage criteria, comma-separated, or all (default branch,line,method,exception):",
+    );
+    for c in criteria().iter() {
+        let _ = write!(help, "\n  {}: {}", c.name(), c.summary());
+    }
+    help
 }
 
 /// `--algorithm`'s help: the registry's algorithms, with a line each.

@@ -44,9 +44,10 @@ pub enum Error {
         /// What differs.
         detail: String,
     },
-    /// A criterion name that is not known.
-    #[error(
-        "unknown coverage criterion {0:?} (known: branch, line, method, method-no-exception, exception)"
-    )]
+    /// A criterion name that is not known (the message lists the known ones).
+    #[error("unknown coverage criterion {0}")]
     UnknownCriterion(String),
+    /// A criterion cannot be registered (its name is taken).
+    #[error("{0}")]
+    Criterion(String),
 }

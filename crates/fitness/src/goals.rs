@@ -21,7 +21,8 @@
 //! Any disagreement is an [`Error::ProbeMismatch`](crate::Error::ProbeMismatch): fitness on
 //! misattributed probes would be silently wrong.
 //!
-//! Goals are listed criterion by criterion (in [`Criterion`] order), then class by class (in
+//! Goals are listed criterion by criterion (in the order of the configuration's criteria, the
+//! registry's), then class by class (in
 //! the order added), then in code order: for branch coverage the branches, then the methods
 //! without branches (as in the analysis), for lines ascending line numbers, for methods
 //! class-file order. Branches in dead code stay goals, flagged `reachable: false`.
@@ -72,6 +73,7 @@ use crate::Config;
 use crate::criteria::Criterion;
 use crate::ids::{ClassIndex, GoalId, PredicateId};
 use crate::trace::MethodKey;
+use std::sync::Arc;
 
 /// A class under test of a goal set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,12 +200,12 @@ pub enum Target {
 }
 
 /// A coverage goal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Goal {
     /// Its id.
     pub id: GoalId,
-    /// The criterion it belongs to.
-    pub criterion: Criterion,
+    /// The name of the criterion it belongs to.
+    pub criterion: &'static str,
     /// Its class.
     pub class: ClassIndex,
     /// What it asks for.
@@ -260,15 +262,75 @@ fn member_hash(class: &str, name: &str, descriptor: &str) -> u64 {
     FixedState::default().hash_one((class, name, descriptor))
 }
 
-/// How a goal reaches its data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Link {
+/// The probe event a goal asks for, by index into the goal set's tables: what covers it and
+/// what its per-test distance reads. A criterion chooses its goals among these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Link {
+    /// A branch outcome taken (index of the branch node).
     Branch(usize),
-    /// A method goal: of branch coverage (a method without branches) or method coverage.
+    /// A method entered, directly or not (index into [`GoalSet::methods`]).
     Method(usize),
+    /// A source line hit (index of the line node).
     Line(usize),
+    /// A direct call of a method by a test statement returning normally.
     MethodNoException(usize),
+    /// A direct call of a method throwing the exception class of the goal's
+    /// [`Target::Exception`].
     Exception(usize),
+}
+
+/// What the goal-set builder matched for one class under test, for [`Criterion::goals`]:
+/// its methods with goals, branch nodes and line nodes, as indices into the goal set's tables,
+/// each in code order.
+///
+/// [`Criterion::goals`]: crate::criteria::Criterion::goals
+#[derive(Debug, Clone)]
+pub struct ClassGoals<'a> {
+    set: &'a GoalSet,
+    methods: Range<usize>,
+    branches: Range<usize>,
+    lines: Range<usize>,
+}
+
+impl<'a> ClassGoals<'a> {
+    pub(crate) fn new(
+        set: &'a GoalSet,
+        methods: Range<usize>,
+        branches: Range<usize>,
+        lines: Range<usize>,
+    ) -> Self {
+        ClassGoals {
+            set,
+            methods,
+            branches,
+            lines,
+        }
+    }
+
+    /// The goal set so far.
+    #[must_use]
+    pub fn set(&self) -> &'a GoalSet {
+        self.set
+    }
+
+    /// The class's methods with goals (index, method), in class-file order.
+    pub fn methods(&self) -> impl Iterator<Item = (usize, &'a CutMethod)> + '_ {
+        self.methods
+            .clone()
+            .filter_map(|m| self.set.methods.get(m).map(|cm| (m, cm)))
+    }
+
+    /// The class's branch nodes (each outcome of each predicate), in code order.
+    #[must_use]
+    pub fn branches(&self) -> Range<usize> {
+        self.branches.clone()
+    }
+
+    /// The class's line nodes (source lines with a probe), ascending.
+    #[must_use]
+    pub fn lines(&self) -> Range<usize> {
+        self.lines.clone()
+    }
 }
 
 /// The goals of the classes under test for a set of criteria (see the module documentation),
@@ -288,6 +350,8 @@ pub struct GoalSet {
     pub(crate) lines: Vec<LineNode>,
     pub(crate) goals: Vec<Goal>,
     pub(crate) links: Vec<Link>,
+    /// Per goal, the index of its criterion in the configuration's criteria.
+    pub(crate) criterion_index: Vec<u8>,
     initial: Vec<GoalId>,
     children: Vec<Vec<GoalId>>,
     exception_goals: BTreeMap<(usize, String), GoalId>,
@@ -442,9 +506,43 @@ impl GoalSet {
         self.static_goals
     }
 
-    /// The goals of one criterion.
-    pub fn goals_of(&self, criterion: Criterion) -> impl Iterator<Item = &Goal> + '_ {
+    /// The goals of the criterion named `criterion`.
+    pub fn goals_of<'s>(&'s self, criterion: &'s str) -> impl Iterator<Item = &'s Goal> + 's {
         self.goals.iter().filter(move |g| g.criterion == criterion)
+    }
+
+    /// The links of the goals of the criterion named `criterion`, in goal order.
+    pub fn links_of<'s>(&'s self, criterion: &'s str) -> impl Iterator<Item = Link> + 's {
+        self.goals
+            .iter()
+            .zip(&self.links)
+            .filter(move |(g, _)| g.criterion == criterion)
+            .map(|(_, l)| *l)
+    }
+
+    /// The probe event goal `id` asks for.
+    #[must_use]
+    pub fn link(&self, id: GoalId) -> Option<Link> {
+        self.links.get(id.index()).copied()
+    }
+
+    /// The criterion of goal `id`.
+    #[must_use]
+    pub fn criterion_of(&self, id: GoalId) -> Option<&Arc<dyn Criterion>> {
+        let i = *self.criterion_index.get(id.index())?;
+        self.config.criteria.iter().nth(usize::from(i))
+    }
+
+    /// Branch nodes (every outcome of every predicate of the methods with goals).
+    #[must_use]
+    pub fn branch_count(&self) -> usize {
+        self.branches.len()
+    }
+
+    /// Line nodes (source lines with a probe in the methods with goals).
+    #[must_use]
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
     }
 
     /// The classes under test.
@@ -543,7 +641,9 @@ impl GoalSet {
             .find(|m| m.name == name && m.descriptor == descriptor)
     }
 
-    pub(crate) fn method_index(&self, class: ClassIndex, id: MethodId) -> Option<usize> {
+    /// The index into [`GoalSet::methods`] of method `id` of class `class`, if it has goals.
+    #[must_use]
+    pub fn method_index(&self, class: ClassIndex, id: MethodId) -> Option<usize> {
         let range = self.class_methods.get(class.index())?.clone();
         let start = range.start;
         self.methods
@@ -559,7 +659,7 @@ impl GoalSet {
     /// every feasible goal becomes active at some point. Line, method, method-no-exception
     /// goals are always active: they have no control-dependence parent of their own (a line
     /// is guided by its controlling branches, but not gated by them). Exception goals are
-    /// active from their registration ([`GoalSet::register_exceptions`]).
+    /// active from their registration ([`GoalSet::discover_goals`]).
     #[must_use]
     pub fn initial_goals(&self) -> &[GoalId] {
         &self.initial
@@ -572,46 +672,72 @@ impl GoalSet {
         self.children.get(goal.index()).map_or(&[], Vec::as_slice)
     }
 
-    /// Adds an exception goal for each (method, exception class) pair of `trace` not seen
-    /// before, when the exception criterion is on; returns the new goals' ids (in the trace's
-    /// sorted order, so ids depend only on the order traces are registered in).
-    pub fn register_exceptions(&mut self, trace: &crate::Trace) -> Vec<GoalId> {
-        let mut out = Vec::new();
-        if !self.config.criteria.contains(Criterion::Exception) {
-            return out;
-        }
-        for ((class, method), exception) in trace.exceptions() {
-            let Some(m) = self.method_index(*class, *method) else {
-                continue;
-            };
-            if self.exception_goals.contains_key(&(m, exception.clone())) {
-                continue;
+    /// Adds the goals `trace` reveals (the exception criterion's: one per (method, exception
+    /// class) pair not seen before) for each criterion of the configuration, in criterion
+    /// order; returns the new goals' ids (in the trace's sorted order, so ids depend only on
+    /// the order traces are given in).
+    pub fn discover_goals(&mut self, trace: &crate::Trace) -> Vec<GoalId> {
+        let criteria: Vec<Arc<dyn Criterion>> = self.config.criteria.iter().cloned().collect();
+        criteria
+            .iter()
+            .flat_map(|c| c.discover(self, trace))
+            .collect()
+    }
+
+    /// Adds a goal of the criterion named `criterion` (one of the configuration's) found at
+    /// run time: what covers it (`link`), what it asks for and its description. Its class,
+    /// line and reachability follow from the link. For [`Criterion::discover`].
+    pub fn add_goal(
+        &mut self,
+        criterion: &'static str,
+        link: Link,
+        target: Target,
+        description: String,
+    ) -> GoalId {
+        let id = GoalId(self.goals.len() as u32);
+        let (class, line, reachable) = self.placed(link);
+        let index = self
+            .config
+            .criteria
+            .iter()
+            .position(|c| c.name() == criterion)
+            .and_then(|i| u8::try_from(i).ok())
+            .unwrap_or(u8::MAX);
+        self.goals.push(Goal {
+            id,
+            criterion,
+            class,
+            target,
+            line,
+            reachable,
+            description,
+        });
+        self.links.push(link);
+        self.criterion_index.push(index);
+        self.children.push(Vec::new());
+        id
+    }
+
+    /// The class, source line and reachability of a goal with this link.
+    pub(crate) fn placed(&self, link: Link) -> (ClassIndex, Option<u16>, bool) {
+        match link {
+            Link::Branch(n) => {
+                let b = &self.branches[n];
+                (self.methods[b.method].class, b.line, b.reachable)
             }
-            let id = GoalId(self.goals.len() as u32);
-            let cm = &self.methods[m];
-            let description = format!(
-                "{}.{} throws {exception}",
-                self.classes[cm.class.index()].binary_name(),
-                cm.signature()
-            );
-            self.goals.push(Goal {
-                id,
-                criterion: Criterion::Exception,
-                class: cm.class,
-                target: Target::Exception {
-                    method: cm.id,
-                    exception: exception.clone(),
-                },
-                line: None,
-                reachable: true,
-                description,
-            });
-            self.links.push(Link::Exception(m));
-            self.children.push(Vec::new());
-            self.exception_goals.insert((m, exception.clone()), id);
-            out.push(id);
+            Link::Line(l) => {
+                let ln = &self.lines[l];
+                (ln.class, Some(ln.line), ln.reachable)
+            }
+            Link::Method(m) | Link::MethodNoException(m) | Link::Exception(m) => {
+                (self.methods[m].class, None, true)
+            }
         }
-        out
+    }
+
+    /// Records the exception goal of method index `m` and an exception class.
+    pub(crate) fn index_exception_goal(&mut self, m: usize, exception: &str, id: GoalId) {
+        self.exception_goals.insert((m, exception.to_string()), id);
     }
 
     /// The exception goal of a (method, exception class) pair, if registered.
@@ -643,10 +769,11 @@ mod tests {
     use ferrosuite_bytecode::instrument::map::ProbeMap;
 
     use super::*;
+    use crate::criteria::names;
     use crate::testutil::sample;
     use crate::{Criteria, Error, Trace};
 
-    fn descriptions(goals: &GoalSet, c: Criterion) -> Vec<String> {
+    fn descriptions(goals: &GoalSet, c: &str) -> Vec<String> {
         goals.goals_of(c).map(|g| g.description.clone()).collect()
     }
 
@@ -655,7 +782,7 @@ mod tests {
         let s = sample();
         let goals = s.goals(Config::default());
         assert_eq!(
-            descriptions(&goals, Criterion::Branch),
+            descriptions(&goals, names::BRANCH),
             [
                 "t.Sample.abs(I)I line 10 @1 ifge taken",
                 "t.Sample.abs(I)I line 10 @1 ifge not taken",
@@ -674,7 +801,7 @@ mod tests {
             ]
         );
         let lines: Vec<u16> = goals
-            .goals_of(Criterion::Line)
+            .goals_of(names::LINE)
             .map(|g| g.line.unwrap())
             .collect();
         assert_eq!(
@@ -683,8 +810,8 @@ mod tests {
                 1, 10, 11, 12, 20, 21, 22, 23, 24, 30, 31, 40, 41, 42, 43, 50, 60
             ]
         );
-        assert_eq!(goals.goals_of(Criterion::Method).count(), 7);
-        assert_eq!(goals.goals_of(Criterion::Exception).count(), 0);
+        assert_eq!(goals.goals_of(names::METHOD).count(), 7);
+        assert_eq!(goals.goals_of(names::EXCEPTION).count(), 0);
         assert_eq!(goals.static_goal_count(), 14 + 17 + 7);
         for (i, g) in goals.goals().iter().enumerate() {
             assert_eq!(g.id, GoalId(i as u32));
@@ -741,7 +868,7 @@ mod tests {
                 .unwrap()
                 .clone()
         };
-        for g in goals.goals_of(Criterion::Branch) {
+        for g in goals.goals_of(names::BRANCH) {
             let Target::Branch {
                 branch,
                 outcome,
@@ -784,7 +911,7 @@ mod tests {
                 .unwrap();
             assert_eq!(m.probe, mp.id);
         }
-        assert_eq!(all.goals_of(Criterion::MethodNoException).count(), 6);
+        assert_eq!(all.goals_of(names::METHOD_NO_EXCEPTION).count(), 6);
         let fail = all.resolve("t/Sample", "fail", "()V").unwrap();
         assert!(fail.declares("java.io.IOException"));
         assert!(
@@ -837,13 +964,13 @@ mod tests {
         t.add_exception(key, "java.lang.NullPointerException");
         t.add_exception(abs_key, "java.lang.Error");
         let n = goals.goals().len();
-        let new = goals.register_exceptions(&t);
+        let new = goals.discover_goals(&t);
         assert_eq!(new, [GoalId(n as u32), GoalId(n as u32 + 1)]);
         assert_eq!(
             goals.goals()[n].description,
             "t.Sample.abs(I)I throws java.lang.Error"
         );
-        assert!(goals.register_exceptions(&t).is_empty());
+        assert!(goals.discover_goals(&t).is_empty());
         assert_eq!(
             goals.exception_goal(key.0, key.1, "java.lang.NullPointerException"),
             Some(GoalId(n as u32 + 1))
@@ -856,7 +983,7 @@ mod tests {
             criteria: Criteria::branch(),
             ..Config::default()
         });
-        assert!(plain.register_exceptions(&t).is_empty());
+        assert!(plain.discover_goals(&t).is_empty());
     }
 
     #[test]
@@ -869,7 +996,7 @@ mod tests {
         assert_eq!(only_branch.goals().len(), 14);
         assert!(only_branch.initial_goals().len() < 14);
         let lines = s.goals(Config {
-            criteria: Criteria::new(&[Criterion::Line]),
+            criteria: "line".parse::<Criteria>().unwrap(),
             ..Config::default()
         });
         assert_eq!(lines.goals().len(), 17);

@@ -2,8 +2,9 @@
 //!
 //! Fitness only *reads* execution results; it never runs anything. The pieces:
 //!
-//! - [`criteria`]: the coverage criteria (branch, line, method, method-no-exception,
-//!   exception) and sets of them;
+//! - [`criteria`]: the [`Criterion`] trait (goals from the analysis and at run time, per-test
+//!   fitness, the whole-suite term), the five built-in criteria (branch, line, method,
+//!   method-no-exception, exception), their [`CriterionRegistry`] and sets of them;
 //! - [`goals`]: a [`GoalSet`] — the goals of the classes under test for a set of criteria,
 //!   built from the `ferrosuite-cfg` analysis of each class and the probe map of its
 //!   instrumentation; each goal knows the probe that measures it, and DynaMOSA's activation
@@ -59,10 +60,12 @@ pub mod trace;
 #[cfg(test)]
 mod testutil;
 
-pub use criteria::{Criteria, Criterion};
+pub use criteria::{Criteria, Criterion, Registry as CriterionRegistry, SuiteView, names};
 pub use distance::normalize;
 pub use error::{Error, Result};
-pub use goals::{CutClass, CutMethod, Goal, GoalSet, GoalSetBuilder, Predicate, Target};
+pub use goals::{
+    ClassGoals, CutClass, CutMethod, Goal, GoalSet, GoalSetBuilder, Link, Predicate, Target,
+};
 pub use ids::{ClassIndex, GoalId, PredicateId};
 pub use suite::{CompiledTrace, Coverage, SuiteFitness, SuiteScorer};
 pub use trace::{MethodKey, Trace};

@@ -42,8 +42,10 @@ struct Walk {
 }
 
 impl GoalSet {
-    /// The fitness of `goal` for one test (or any trace): 0 iff covered, otherwise positive
-    /// (see the module documentation). An unknown goal id gives `+∞`.
+    /// The fitness of `goal` for one test (or any trace): 0 iff covered, otherwise positive:
+    /// the criterion's own ([`Criterion::fitness`](crate::criteria::Criterion::fitness)), else
+    /// the distance of the goal's probe event (see the module documentation). An unknown goal
+    /// id gives `+∞`.
     #[must_use]
     pub fn fitness(&self, goal: GoalId, trace: &Trace) -> f64 {
         self.fitness_with(goal, trace, &mut Walk::default())
@@ -52,6 +54,12 @@ impl GoalSet {
     /// [`fitness`](Self::fitness) with the lists of the approach walk given, so that a vector
     /// of goals allocates them once.
     fn fitness_with(&self, goal: GoalId, trace: &Trace, walk: &mut Walk) -> f64 {
+        if let Some(f) = self
+            .criterion_of(goal)
+            .and_then(|c| c.fitness(self, goal, trace))
+        {
+            return f;
+        }
         let Some(link) = self.links.get(goal.index()) else {
             return f64::INFINITY;
         };
@@ -280,7 +288,7 @@ impl GoalSet {
 #[allow(clippy::unwrap_used, clippy::panic, clippy::float_cmp)]
 mod tests {
     use crate::testutil::{sample, slot};
-    use crate::{Config, Criterion, GoalSet, Target, Trace};
+    use crate::{Config, GoalSet, Target, Trace, names};
 
     fn goal(goals: &GoalSet, what: &str) -> crate::GoalId {
         goals
@@ -319,14 +327,14 @@ mod tests {
         assert_eq!(goals.fitness(inner, &t), 1.0 + nu5);
         // Line 22 sits under the inner branch: one level more.
         let line22 = goals
-            .goals_of(Criterion::Line)
+            .goals_of(names::LINE)
             .find(|g| g.line == Some(22))
             .unwrap()
             .id;
         assert_eq!(goals.fitness(line22, &t), 2.0 + nu5);
         // Line 20 runs whenever the method does: level 1 from the entry.
         let line20 = goals
-            .goals_of(Criterion::Line)
+            .goals_of(names::LINE)
             .find(|g| g.line == Some(20))
             .unwrap();
         assert_eq!(goals.fitness(line20.id, &t), 1.0);
@@ -366,14 +374,14 @@ mod tests {
         let g5 = goal(&goals, "t.Sample.pick(I)I line 40 @1 lookupswitch case 5");
         assert_eq!(goals.fitness(g5, &t), 0.75);
         let pick = goals
-            .goals_of(Criterion::Method)
+            .goals_of(names::METHOD)
             .find(|g| g.description == "t.Sample.pick(I)I")
             .unwrap()
             .id;
         assert_eq!(goals.fitness(pick, &t), 0.0);
         assert_eq!(goals.fitness(pick, &Trace::new()), 1.0);
         let mne = goals
-            .goals_of(Criterion::MethodNoException)
+            .goals_of(names::METHOD_NO_EXCEPTION)
             .find(|g| g.description.starts_with("t.Sample.pick"))
             .unwrap()
             .id;

@@ -61,7 +61,7 @@ use ferrosuite_cfg::Analyzer;
 use ferrosuite_emit::assertions::stable;
 use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class};
 use ferrosuite_exec::{Host, HostConfig, Outcome, Status, TestResult, WorkerProgram};
-use ferrosuite_fitness::{Criterion, GoalSet};
+use ferrosuite_fitness::{GoalSet, names};
 use ferrosuite_search::Factory;
 use ferrosuite_search::engine::{
     Algorithm, Budget, EngineConfig, Evaluator, Observer, WholeSuite, search,
@@ -76,11 +76,22 @@ use serde::{Deserialize, Serialize};
 pub use error::{Error, Result};
 pub use validate::Tools;
 
+/// The coverage criteria the pipeline offers (the command line's `--criteria`): the built-in
+/// ones of `ferrosuite-fitness`, and those of other crates, registered here.
+#[must_use]
+pub fn criteria() -> ferrosuite_fitness::CriterionRegistry {
+    ferrosuite_fitness::CriterionRegistry::builtin()
+}
+
 /// The search algorithms the pipeline offers (the command line's `--algorithm`, the benches):
 /// the built-in ones of `ferrosuite-search` and those of other crates, registered here.
 #[must_use]
 pub fn algorithms() -> ferrosuite_search::engine::Algorithms {
-    ferrosuite_search::engine::Algorithms::builtin()
+    let mut algorithms = ferrosuite_search::engine::Algorithms::builtin();
+    // MIO lives in a crate of its own, on the search's public interface.
+    let registered = ferrosuite_mio::register(&mut algorithms);
+    debug_assert!(registered.is_ok(), "mio is registered once: {registered:?}");
+    algorithms
 }
 
 /// Settings of one generation run (every class under test gets the same).
@@ -330,7 +341,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         observer,
     )?;
     let goals = eval.into_goals();
-    let branch: Vec<_> = goals.goals_of(Criterion::Branch).map(|g| g.id).collect();
+    let branch: Vec<_> = goals.goals_of(names::BRANCH).map(|g| g.id).collect();
     let branches_covered = branch.iter().filter(|g| result.covered.contains(g)).count();
     let mut out = Generated {
         cut: binary.clone(),

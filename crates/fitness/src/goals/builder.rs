@@ -14,11 +14,14 @@ use ferrosuite_cfg::{
     MethodAnalysis, Outcome,
 };
 
+use std::sync::Arc;
+
 use super::{
-    BranchNode, Ctl, CutClass, CutMethod, Goal, GoalSet, LineNode, Link, Predicate, Target,
+    BranchNode, ClassGoals, Ctl, CutClass, CutMethod, Goal, GoalSet, LineNode, Link, Predicate,
+    Target,
 };
 use crate::Config;
-use crate::criteria::Criterion;
+use crate::criteria::{Criterion, NewGoal};
 use crate::error::{Error, Result};
 use crate::ids::{ClassIndex, GoalId, PredicateId};
 
@@ -70,6 +73,7 @@ impl GoalSet {
                 lines: Vec::new(),
                 goals: Vec::new(),
                 links: Vec::new(),
+                criterion_index: Vec::new(),
                 initial: Vec::new(),
                 children: Vec::new(),
                 exception_goals: BTreeMap::new(),
@@ -269,45 +273,41 @@ impl GoalSetBuilder<'_> {
     #[must_use]
     pub fn build(self) -> GoalSet {
         let GoalSetBuilder { mut set, parts, .. } = self;
-        let criteria: Vec<Criterion> = set.config.criteria.iter().collect();
+        let criteria: Vec<Arc<dyn Criterion>> = set.config.criteria.iter().cloned().collect();
+        // The goals of the criteria in the hierarchy, by branch node and by branchless method.
         let mut branch_goal: BTreeMap<usize, GoalId> = BTreeMap::new();
         let mut branchless_goal: BTreeMap<usize, GoalId> = BTreeMap::new();
-        for criterion in criteria {
+        let mut outside: BTreeSet<GoalId> = BTreeSet::new();
+        for (index, criterion) in criteria.iter().enumerate() {
+            let index = u8::try_from(index).unwrap_or(u8::MAX);
+            let hierarchy = criterion.in_hierarchy();
             for part in &parts {
-                match criterion {
-                    Criterion::Branch => {
-                        for n in part.branches.clone() {
-                            let id = push_goal(&mut set, criterion, Link::Branch(n));
-                            branch_goal.insert(n, id);
+                let class = ClassGoals::new(
+                    &set,
+                    part.methods.clone(),
+                    part.branches.clone(),
+                    part.lines.clone(),
+                );
+                for goal in criterion.goals(&class) {
+                    let id = push_goal(&mut set, criterion.name(), index, goal);
+                    if !hierarchy {
+                        outside.insert(id);
+                        continue;
+                    }
+                    match goal.link {
+                        Link::Branch(n) => {
+                            branch_goal.entry(n).or_insert(id);
                             let node = &set.branches[n];
                             let class = set.methods[node.method].class;
-                            set.branch_goals.insert((class, node.cfg), id);
+                            set.branch_goals.entry((class, node.cfg)).or_insert(id);
                         }
-                        for m in part.methods.clone() {
-                            if set.methods[m].branchless {
-                                let id = push_goal(&mut set, criterion, Link::Method(m));
-                                branchless_goal.insert(m, id);
-                            }
+                        Link::Method(m) if set.methods[m].branchless => {
+                            branchless_goal.entry(m).or_insert(id);
                         }
-                    }
-                    Criterion::Line => {
-                        for l in part.lines.clone() {
-                            push_goal(&mut set, criterion, Link::Line(l));
+                        _ => {
+                            outside.insert(id);
                         }
                     }
-                    Criterion::Method => {
-                        for m in part.methods.clone() {
-                            push_goal(&mut set, criterion, Link::Method(m));
-                        }
-                    }
-                    Criterion::MethodNoException => {
-                        for m in part.methods.clone() {
-                            if !set.methods[m].is_private() {
-                                push_goal(&mut set, criterion, Link::MethodNoException(m));
-                            }
-                        }
-                    }
-                    Criterion::Exception => {}
                 }
             }
         }
@@ -344,11 +344,8 @@ impl GoalSetBuilder<'_> {
         for kids in &mut set.children {
             kids.sort_unstable();
         }
-        for g in &set.goals {
-            if g.criterion != Criterion::Branch {
-                roots.insert(g.id);
-            }
-        }
+        // Goals outside the hierarchy are active from the start.
+        roots.extend(outside);
         // Reachable branch goals the hierarchy never activates become roots.
         let mut seen: BTreeSet<GoalId> = roots.clone();
         let mut stack: Vec<GoalId> = roots.iter().copied().collect();
@@ -369,15 +366,17 @@ impl GoalSetBuilder<'_> {
     }
 }
 
-fn push_goal(set: &mut GoalSet, criterion: Criterion, link: Link) -> GoalId {
+fn push_goal(set: &mut GoalSet, criterion: &'static str, index: u8, goal: NewGoal) -> GoalId {
     let id = GoalId(set.goals.len() as u32);
-    let goal = describe(set, id, criterion, link);
-    set.goals.push(goal);
-    set.links.push(link);
+    let described = describe(set, id, criterion, goal);
+    set.goals.push(described);
+    set.links.push(goal.link);
+    set.criterion_index.push(index);
     id
 }
 
-fn describe(set: &GoalSet, id: GoalId, criterion: Criterion, link: Link) -> Goal {
+fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -> Goal {
+    let NewGoal { link, suffix } = goal;
     let method_name = |m: usize| {
         let cm = &set.methods[m];
         format!(
@@ -388,85 +387,68 @@ fn describe(set: &GoalSet, id: GoalId, criterion: Criterion, link: Link) -> Goal
             cm.signature()
         )
     };
-    match link {
+    let (class, line, reachable) = set.placed(link);
+    let dead = if reachable { "" } else { " [unreachable]" };
+    let (target, description) = match link {
         Link::Branch(n) => {
             let b = &set.branches[n];
             let p = &set.predicates[b.predicate];
-            let cm = &set.methods[b.method];
-            let line = b.line.map_or(String::new(), |l| format!(" line {l}"));
-            let dead = if b.reachable { "" } else { " [unreachable]" };
-            Goal {
-                id,
-                criterion,
-                class: cm.class,
-                target: Target::Branch {
+            let at = b.line.map_or(String::new(), |l| format!(" line {l}"));
+            (
+                Target::Branch {
                     branch: b.cfg,
                     outcome: b.outcome,
                     predicate: p.id,
                     slot: b.slot,
                 },
-                line: b.line,
-                reachable: b.reachable,
-                description: format!(
-                    "{}{line} @{} {} {}{dead}",
+                format!(
+                    "{}{at} @{} {} {}{dead}",
                     method_name(b.method),
                     p.offset,
                     p.opcode,
                     b.outcome
                 ),
-            }
+            )
         }
         Link::Line(l) => {
             let ln = &set.lines[l];
-            let class = set
+            let name = set
                 .classes
                 .get(ln.class.index())
                 .map_or_else(String::new, CutClass::binary_name);
-            let dead = if ln.reachable { "" } else { " [unreachable]" };
-            Goal {
-                id,
-                criterion,
-                class: ln.class,
-                target: Target::Line {
+            (
+                Target::Line {
                     line: ln.line,
                     probe: ln.probe,
                 },
-                line: Some(ln.line),
-                reachable: ln.reachable,
-                description: format!("{class} line {}{dead}", ln.line),
-            }
+                format!("{name} line {}{dead}", ln.line),
+            )
         }
-        Link::Method(m) | Link::MethodNoException(m) | Link::Exception(m) => {
+        Link::MethodNoException(m) => (
+            Target::MethodNoException {
+                method: set.methods[m].id,
+            },
+            format!("{} returns normally", method_name(m)),
+        ),
+        Link::Method(m) | Link::Exception(m) => {
             let cm = &set.methods[m];
-            let (target, what) = if let Link::MethodNoException(_) = link {
-                (
-                    Target::MethodNoException { method: cm.id },
-                    " returns normally",
-                )
-            } else {
-                let what = if criterion == Criterion::Branch {
-                    " (no branches)"
-                } else {
-                    ""
-                };
-                (
-                    Target::Method {
-                        method: cm.id,
-                        probe: cm.probe,
-                    },
-                    what,
-                )
-            };
-            Goal {
-                id,
-                criterion,
-                class: cm.class,
-                target,
-                line: None,
-                reachable: true,
-                description: format!("{}{what}", method_name(m)),
-            }
+            (
+                Target::Method {
+                    method: cm.id,
+                    probe: cm.probe,
+                },
+                method_name(m),
+            )
         }
+    };
+    Goal {
+        id,
+        criterion,
+        class,
+        target,
+        line,
+        reachable,
+        description: description + suffix,
     }
 }
 

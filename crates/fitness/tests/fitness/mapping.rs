@@ -9,7 +9,7 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::instrument::map::{BranchSlot, ProbeMap};
 use ferrosuite_bytecode::instrument::probes::{Instrumenter, ProbeConfig};
 use ferrosuite_cfg::Analyzer;
-use ferrosuite_fitness::{Config, Criteria, Criterion, GoalSet, Target};
+use ferrosuite_fitness::{Config, Criteria, GoalSet, Target, names};
 
 use crate::{fixtures, subject};
 
@@ -48,7 +48,7 @@ fn check_all(path: &Path, limit: usize) -> (usize, usize) {
 
     // Branch goals: one per slot of every instrumented method with goals, no slot twice.
     let mut slots = BTreeSet::new();
-    for g in goals.goals_of(Criterion::Branch) {
+    for g in goals.goals_of(names::BRANCH) {
         if let Target::Branch { slot, .. } = g.target {
             assert!(slots.insert(slot), "slot {slot} twice: {g}");
         }
@@ -90,7 +90,7 @@ fn check_all(path: &Path, limit: usize) -> (usize, usize) {
     // Line goals have their probe; the hierarchy is well formed.
     for g in goals.goals() {
         for c in goals.activated_by(g.id) {
-            assert_eq!(goals.goal(*c).unwrap().criterion, Criterion::Branch);
+            assert_eq!(goals.goal(*c).unwrap().criterion, names::BRANCH);
         }
     }
     for g in goals.initial_goals() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::{Analyzer, BranchId, ClassAnalysis};
 use ferrosuite_exec::{Host, HostConfig, TestResult};
-use ferrosuite_fitness::{Config, Criteria, Criterion, GoalId, GoalSet, Target, Trace};
+use ferrosuite_fitness::{Config, Criteria, GoalId, GoalSet, Target, Trace, names};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
 use crate::common::{fixtures, worker};
@@ -139,14 +139,14 @@ fn hand_written_stack_tests_cover_the_expected_goals() {
     );
     assert!(g.description.ends_with("if_icmpge taken"));
     // Its predicate ran many times: the branch term is ν(d) for it, in (0, 1).
-    let part = last.part(Criterion::Branch).unwrap();
+    let part = last.part(names::BRANCH).unwrap();
     assert!(part > 0.0 && part < 1.0, "{part}");
     assert_eq!(part, goals.fitness(infeasible, &merged));
 
     // pop() on an empty stack throws an undeclared EmptyStackException: an exception goal.
     assert_eq!(last.exceptions, 1);
-    assert_eq!(last.part(Criterion::Exception), Some(0.5));
-    let new = goals.register_exceptions(&merged);
+    assert_eq!(last.part(names::EXCEPTION), Some(0.5));
+    let new = goals.discover_goals(&merged);
     assert_eq!(new.len(), 1);
     assert_eq!(
         goals.goal(new[0]).unwrap().description,

@@ -356,8 +356,7 @@ impl Books {
         }
         let trace = Trace::from_result(&self.goals, test, &result);
         if !self.frozen {
-            self.new_goals
-                .extend(self.goals.register_exceptions(&trace));
+            self.new_goals.extend(self.goals.discover_goals(&trace));
         }
         let trace = Arc::new(trace);
         self.cache.insert(id, Arc::clone(&trace));

@@ -4,7 +4,7 @@
 
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
-use ferrosuite_fitness::{Criterion, GoalSet, Trace};
+use ferrosuite_fitness::{GoalSet, Trace, names};
 use ferrosuite_search::engine::{
     Algorithms, Budget, EngineConfig, Evaluator, Progress, ScoreAhead, SearchResult, search,
 };
@@ -173,12 +173,12 @@ fn every_algorithm_covers_the_feasible_stack_goals() {
             .iter()
             .find(|g| !result.covered.contains(&g.id))
             .unwrap();
-        assert_eq!(g.criterion, Criterion::Branch);
+        assert_eq!(g.criterion, names::BRANCH);
         assert!(g.description.contains("push"), "{g}");
         // The exception goal of pop on an empty stack was found.
         assert!(
             goals
-                .goals_of(Criterion::Exception)
+                .goals_of(names::EXCEPTION)
                 .any(|g| result.covered.contains(&g.id) && g.description.contains("EmptyStack")),
             "{algorithm}"
         );
@@ -205,7 +205,7 @@ fn compared_values_seed_the_search() {
             .iter()
             .filter_map(|g| goals.goal(*g))
             .filter(|g| {
-                g.criterion == Criterion::Branch
+                g.criterion == names::BRANCH
                     && (g.description.contains("open") || g.description.contains("unlock"))
             })
             .count()
