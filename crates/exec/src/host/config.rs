@@ -1,0 +1,163 @@
+//! The host's configuration and counters, and where the worker program and `libjvm` are.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ferrosuite_bytecode::classpath::find_java_home;
+use ferrosuite_bytecode::instrument::probes::ProbeConfig;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// How to start a worker process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerProgram {
+    /// The executable.
+    pub program: PathBuf,
+    /// Arguments before anything else (`["__worker"]` when the CLI serves as its own worker).
+    pub args: Vec<String>,
+}
+
+impl WorkerProgram {
+    /// `FERROSUITE_WORKER` if set, else `ferrosuite-worker` next to the running executable or
+    /// one directory up (so that test binaries in `target/*/deps` find it).
+    pub fn locate() -> Result<WorkerProgram> {
+        if let Some(p) = std::env::var_os("FERROSUITE_WORKER").filter(|p| !p.is_empty()) {
+            return Ok(WorkerProgram {
+                program: PathBuf::from(p),
+                args: Vec::new(),
+            });
+        }
+        let exe = std::env::current_exe().map_err(Error::io("locating the running executable"))?;
+        let name = format!("ferrosuite-worker{}", std::env::consts::EXE_SUFFIX);
+        for dir in exe.ancestors().skip(1).take(2) {
+            let p = dir.join(&name);
+            if p.is_file() {
+                return Ok(WorkerProgram {
+                    program: p,
+                    args: Vec::new(),
+                });
+            }
+        }
+        Err(Error::WorkerStart {
+            program: PathBuf::from(name),
+            detail: format!(
+                "not found next to {} (build it with `cargo build -p ferrosuite-exec`, or set FERROSUITE_WORKER)",
+                exe.display()
+            ),
+        })
+    }
+}
+
+/// Configuration of the execution host.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// The user's class path (directories and jars).
+    pub classpath: Vec<PathBuf>,
+    /// Classes to instrument (internal names); each brings its nested classes (`Name$…`).
+    pub instrument: Vec<String>,
+    /// Which probes to insert.
+    pub probes: ProbeConfig,
+    /// Iterations per loop before a test is aborted (0: no limit).
+    pub loop_limit: u32,
+    /// Time a test may run before the worker's watchdog aborts and interrupts it.
+    pub timeout: Duration,
+    /// Extra time after `timeout` before the master kills the worker.
+    pub kill_grace: Duration,
+    /// Time threads left by a test get to stop after the abort flag and an interrupt.
+    pub thread_grace: Duration,
+    /// Number of worker processes.
+    pub workers: usize,
+    /// Options for the embedded JVMs.
+    pub jvm_options: Vec<String>,
+    /// The JDK (default: `JAVA_HOME`, else `java` on `PATH`).
+    pub java_home: Option<PathBuf>,
+    /// The worker executable (default: [`WorkerProgram::locate`]).
+    pub worker: Option<WorkerProgram>,
+    /// Sandbox the code under test (no exit, file writes, processes, sockets).
+    pub sandbox: bool,
+    /// Milliseconds added to the clock the code under test reads (0, the default: the real
+    /// clock). The stability check reruns tests with shifted clocks, so that values that depend
+    /// on the date or the time differ and their assertions go.
+    pub clock_shift_ms: i64,
+    /// Time a worker may take to start its JVM and initialise the classes under test.
+    pub startup_timeout: Duration,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            classpath: Vec::new(),
+            instrument: Vec::new(),
+            probes: ProbeConfig::default(),
+            loop_limit: 10_000,
+            timeout: Duration::from_secs(3),
+            kill_grace: Duration::from_secs(2),
+            thread_grace: Duration::from_millis(100),
+            workers: 1,
+            jvm_options: vec![
+                "-Xmx512m".into(),
+                "-Xshare:auto".into(),
+                "-XX:TieredStopAtLevel=1".into(),
+            ],
+            java_home: None,
+            worker: None,
+            sandbox: true,
+            clock_shift_ms: 0,
+            startup_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Counters of a host's work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostStats {
+    /// Tests executed (including lost ones).
+    pub tests: u64,
+    /// Statements executed.
+    pub statements: u64,
+    /// Tests that timed out (the worker was killed).
+    pub timeouts: u64,
+    /// Tests during which the worker died.
+    pub crashes: u64,
+    /// Workers started after the first ones (replacements).
+    pub restarts: u64,
+    /// Workers that retired after a test.
+    pub retirements: u64,
+}
+
+impl HostStats {
+    pub(super) fn add(&mut self, o: &HostStats) {
+        self.tests += o.tests;
+        self.statements += o.statements;
+        self.timeouts += o.timeouts;
+        self.crashes += o.crashes;
+        self.restarts += o.restarts;
+        self.retirements += o.retirements;
+    }
+}
+
+/// Finds `libjvm` in a JDK (`JAVA_HOME`, else `java` on `PATH`).
+pub fn locate_libjvm(java_home: Option<&Path>) -> Result<PathBuf> {
+    let home = match java_home {
+        Some(h) => h.to_path_buf(),
+        None => find_java_home()
+            .map_err(|_| Error::NoJdk("set JAVA_HOME or put `java` on PATH".into()))?,
+    };
+    for rel in [
+        "lib/server/libjvm.so",
+        "jre/lib/amd64/server/libjvm.so",
+        "lib/amd64/server/libjvm.so",
+        "jre/lib/server/libjvm.so",
+        "lib/server/libjvm.dylib",
+    ] {
+        let p = home.join(rel);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(Error::NoJdk(format!(
+        "{} has no lib/server/libjvm.so (is JAVA_HOME a JDK?)",
+        home.display()
+    )))
+}
