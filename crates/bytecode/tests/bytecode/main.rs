@@ -20,6 +20,7 @@ mod hierarchy;
 mod instrument;
 mod java;
 mod roundtrip;
-mod sandbox;
+mod sandbox_rewrite;
+mod sandbox_runs;
 mod subjects;
 mod widening;
