@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # The main job on the bundled example: generate JUnit 5 tests for the whole-suite paper's Stack
 # (search, assertions, stability check, validation with javac and JUnit), show them, and run them
-# with JUnit's console launcher. Then a tour of the parts underneath: the analysis of the Stack
+# with JUnit's console launcher. First it installs (as root, or through sudo) or checks what it
+# needs: scripts/deps.sh. Then a tour of the parts underneath: the analysis of the Stack
 # (branches, goals, DynaMOSA hierarchy) and of Cling's Person -> Car pair, offline instrumentation
 # and what the probes found, and saved tests run on an embedded JVM.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+command -v cargo > /dev/null || {
+    echo "demo: cargo is required (install Rust: https://rustup.rs)" >&2
+    exit 1
+}
+echo "== checking what the demo needs (a JDK, JUnit 5, the Debian jars): scripts/deps.sh"
+"$root/scripts/deps.sh"
 work=${WORK:-$(mktemp -d /tmp/ferrosuite-demo.XXXXXX)}
 echo "== building ferrosuite"
 cargo build -q --release -p ferrosuite --manifest-path "$root/Cargo.toml"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, clippy, every crate's tests (the Debian subject jars are
-# required), the semantics check of the instrumentation on real libraries, and the end-to-end
-# check of `ferrosuite generate` (emitted tests compiled, run with JUnit 5 and 4, JaCoCo coverage).
+# required), the JVM-free crates built with no JDK, the semantics check of the instrumentation
+# on real libraries, and the end-to-end check of `ferrosuite generate` (emitted tests compiled,
+# run with JUnit 5 and 4, JaCoCo coverage).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,5 +14,6 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 cargo test --workspace --all-targets -q
 cargo test --workspace --doc -q
+scripts/no-jdk-build.sh
 scripts/semantics.sh
 scripts/e2e.sh

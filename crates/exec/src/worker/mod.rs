@@ -177,8 +177,6 @@ struct Ids {
     char_value: jmethodID,
 }
 
-/// The executor thread: creates the JVM and serves requests until `Quit` or end of input.
-#[allow(clippy::needless_pass_by_value)]
 /// The protocol output, shared by the executor and its watchdog (which flushes it when it
 /// fires).
 type Output = Arc<Mutex<BufWriter<std::fs::File>>>;
@@ -195,6 +193,7 @@ fn send(output: &Output, msg: &Reply, flush: bool) -> bool {
     }
 }
 
+/// The executor thread: creates the JVM and serves requests until `Quit` or end of input.
 fn serve(setup: &Setup, input: &mut impl std::io::Read, output: &Output) -> u8 {
     let fatal = |output: &Output, msg: String| -> u8 {
         send(output, &Reply::Fatal(msg), true);
