@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# JaCoCo coverage of emitted tests, independent of ferrosuite's probes (DESIGN principle 7):
+# JaCoCo coverage of emitted tests, independent of ferrosuite's probes (coverage figures come from JaCoCo on the emitted, compiled, executed tests):
 # compile the test classes under OUT/src/test/java with javac, run them with JUnit (console
 # launcher for JUnit 5, JUnitCore for JUnit 4) under JaCoCo's agent, and report JaCoCo's line
 # and branch counters of each class under test, plus how many tests ran, failed and were skipped.

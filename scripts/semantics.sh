@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Semantics check of the instrumentation on real libraries (issue 2, "semantics kept").
+# Semantics check of the instrumentation on real libraries.
 #
 # For each Debian jar: instrument it with all probes; run the reflective driver
 # (fixtures/tools/.../SemanticsDriver.java, class lists in fixtures/semantics/<jar>.txt) twice on

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of builds of the search at a statement budget (issue 5): the same whole-suite search
+# A/B of builds of the search at a statement budget: the same whole-suite search
 # (same goals, tests and generations, which the summary shows) run by each build in turn,
 # round after round, so that the machine's changes of speed hit every build alike (each round
 # starts one build further on in the list). The summary gives per build the medians of wall

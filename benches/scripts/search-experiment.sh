@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The search comparison experiment of issue 5 (DESIGN 4.4): every algorithm on public classes
+# The search comparison experiment: every algorithm on public classes
 # of Debian's commons-lang3, guava and commons-collections4, several seeds each, under a
 # wall-time budget; then `search-stats` prints median coverage per class and algorithm, the
 # whole-suite vs single-target comparison (Vargha–Delaney Â12, Mann–Whitney p) and throughput.

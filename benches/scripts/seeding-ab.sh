@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of the search's run-time seeding (issue 5): the same searches with the default
+# A/B of the search's run-time seeding: the same searches with the default
 # `observed_share` (values the code under test compared feed value generation) and with
 # `--observed-share 0` (harvested constants only). Statement budgets, so the result of each
 # search does not depend on the machine's load: the two variants run at once, each pinned to a

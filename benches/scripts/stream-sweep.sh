@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How the streaming of tests to the host moves the wall time and the share of wall time
-# "outside the host" (issue 5): `--stream-chunk` (new tests per chunk handed to the host,
+# "outside the host": `--stream-chunk` (new tests per chunk handed to the host,
 # default 10) or `--stream-ahead` (chunks out at a time, built but not taken in, default 3);
 # also `--population` (suites per generation of the whole-suite GA, default 80: more
 # offspring per generation between two of its barriers, where the host has nothing to run);

@@ -2,7 +2,7 @@
 # A copy of a jar with the methods of one name removed from one class (ASM, from Debian's
 # libasm-java): for experiments that need a subject without some of its methods, such as
 # ArrayUtils without `shuffle`, whose overloads without a Random seed `new Random()` from the
-# clock inside the JDK (the search on it is then not reproducible: BENCHMARKS.md, issue 5).
+# clock inside the JDK (the search on it is then not reproducible: BENCHMARKS.md, "Search").
 #
 #   benches/scripts/strip-methods.sh /usr/share/java/commons-lang3.jar \
 #       org.apache.commons.lang3.ArrayUtils shuffle /tmp/lang3-noshuffle.jar

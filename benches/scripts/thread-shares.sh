@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where each thread of a search's two processes spends the wall time (issue 5): on a core,
+# Where each thread of a search's two processes spends the wall time: on a core,
 # waiting for one (runnable, in the run queue), or blocked (waiting for another thread or the
 # pipe). Read from the kernel's per-thread scheduler statistics (/proc/PID/task/TID/schedstat:
 # time on a CPU, time runnable but waiting, in ns) of the master (search-bench: the search's

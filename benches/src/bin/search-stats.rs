@@ -1,4 +1,4 @@
-//! Summarises the JSON lines of `search-bench` runs (the search experiment, issue 5) as
+//! Summarises the JSON lines of `search-bench` runs (the search experiment) as
 //! Markdown tables for BENCHMARKS.md:
 //!
 //! 1. median branch coverage per class and algorithm (with the number of runs);

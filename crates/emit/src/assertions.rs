@@ -1,4 +1,4 @@
-//! Regression assertions from what the final run observed (DESIGN 4.5).
+//! Regression assertions from what the final run observed.
 //!
 //! The execution host reports, per executed statement, the value it defined and the results
 //! of *inspectors* (public no-argument getters, `size()`, `isEmpty()`, `toString()`) on that

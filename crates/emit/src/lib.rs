@@ -1,4 +1,4 @@
-//! JUnit 5/4 source for generated tests (DESIGN 4.5).
+//! JUnit 5/4 source for generated tests.
 //!
 //! The search hands over minimised tests and their final runs; this crate writes what users
 //! receive:

@@ -1,5 +1,5 @@
-//! The per-class pipeline of `ferrosuite generate` (DESIGN section 2, from "test cluster" to
-//! "report"), as a library so that tools other than the CLI can run it.
+//! The per-class pipeline of `ferrosuite generate` (from the test cluster to the report; see
+//! `docs/ARCHITECTURE.md`), as a library so that tools other than the CLI can run it.
 //!
 //! For one class under test:
 //!

@@ -74,7 +74,7 @@ pub struct Config {
     pub seed_probability: f64,
     /// When seeding, the probability of taking the seed from the observed (run-time) pool rather
     /// than from the harvested constants, if the observed pool has a value of the kind. 0.2:
-    /// in an A/B on 10 real classes (BENCHMARKS.md, issue 5 third increment) 0.5 covered the
+    /// in an A/B on 10 real classes (benches/results/history.md, the seeding A/B) 0.5 covered the
     /// least with both whole-suite and DynaMOSA; 0.2 and 0 (constants only) were within noise.
     pub observed_share: f64,
     /// When a primitive is changed, the probability of replacing it with a new random (or

@@ -1,4 +1,4 @@
-//! Search for ferrosuite (DESIGN 4.4): the search operators of the whole-suite paper (Fraser &
+//! Search for ferrosuite: the search operators of the whole-suite paper (Fraser &
 //! Arcuri, *Evolutionary Generation of Whole Test Suites*, Section III-E) over the test model
 //! of `ferrosuite-testcase`, and the algorithms that use them:
 //!

@@ -17,9 +17,9 @@
 //! assert_eq!(t.to_string(), "examples.Stack v0 = new examples.Stack();\nint v1 = 3;\nv0.push(v1);\n");
 //! ```
 //!
-//! The enum is `#[non_exhaustive]`: mock, private-access and environment statements (DESIGN
-//! 4.6, 4.7) are added as new variants with the same contract (a typed value, references only
-//! backwards) without changing existing ones.
+//! The enum is `#[non_exhaustive]`: mock, private-access and environment statements are added
+//! as new variants with the same contract (a typed value, references only backwards) without
+//! changing existing ones.
 
 use std::fmt::{self, Write as _};
 

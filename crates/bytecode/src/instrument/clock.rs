@@ -1,7 +1,7 @@
 //! Clock shift: the code under test reads a clock moved by a fixed amount, so that a value that
 //! depends on the time (a date, an hour, a timestamp) differs between two runs even when they
 //! fall on the same day. The stability check of `ferrosuite generate` reruns the final tests
-//! with shifted clocks and drops every assertion whose value moved (DESIGN 4.5).
+//! with shifted clocks and drops every assertion whose value moved.
 //!
 //! Every call of a JDK clock API in a rewritten class goes to the runtime class
 //! `org.ferrosuite.rt.SystemTime` ([`TIME_CLASS`]) instead, whose static field `shiftMillis`

@@ -1,4 +1,5 @@
-//! The probe catalogue (DESIGN 4.1), built on the [`CodeEditor`].
+//! The probe catalogue (branch, line, method-entry, loop, comparison and static-write probes),
+//! built on the [`CodeEditor`].
 //!
 //! | probe | inserted before | code | landing |
 //! |---|---|---|---|

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 /// goal is covered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
-    /// Wall time (DESIGN 4.4: 60 s by default in `ferrosuite generate`).
+    /// Wall time (60 s by default in `ferrosuite generate`).
     pub time: Option<Duration>,
     /// Statements executed, counting every executed statement of every test run.
     pub statements: Option<u64>,

@@ -31,11 +31,11 @@ fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, what: &str, s: &str)
 /// [`Algorithms`](super::Algorithms) registry).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineConfig {
-    /// Suites in the whole-suite GA's population (DESIGN 4.4: 80).
+    /// Suites in the whole-suite GA's population (80, as EvoSuite's `population`).
     pub population: usize,
     /// Tests in the population of MOSA and DynaMOSA (EvoSuite: 50).
     pub test_population: usize,
-    /// Probability of crossover for a pair of parents (DESIGN 4.4: 0.75).
+    /// Probability of crossover for a pair of parents (0.75, as in the whole-suite paper's experiments).
     pub crossover_rate: f64,
     /// Best individuals copied unchanged into the next generation.
     pub elite: usize,
@@ -53,7 +53,7 @@ pub struct EngineConfig {
     /// running, and the next chunk waits in the worker's pipe while the worker runs the
     /// current one; the first chunk of a generation is a quarter of this, so that the worker
     /// starts soon. 0 builds a whole generation before running it. Default 10: on 2 cores,
-    /// 1.0–1.34× the statements per second of whole generations (BENCHMARKS.md, issue 5); 5
+    /// 1.0–1.34× the statements per second of whole generations (benches/results/history.md); 5
     /// and 25 did no better (rechecked in the tenth increment: 5, 20 and 40). The tests built
     /// do not depend on it; under a statement budget neither does the suite,
     /// except where the last generation stops (with 0, a generation of more than 128 new

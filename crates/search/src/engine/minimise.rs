@@ -1,4 +1,4 @@
-//! Suite minimisation (DESIGN 4.4): first statements, then tests.
+//! Suite minimisation: first statements, then tests.
 //!
 //! 1. Each test keeps the goals the archive kept it for. In rounds, every variant that drops one
 //!    statement (with the statements that use its value) runs in one batch; the shortest variant

@@ -1,4 +1,4 @@
-//! The test cluster (whole-suite paper, Section III-B; DESIGN 4.4): what the search may put in a
+//! The test cluster (whole-suite paper, Section III-B): what the search may put in a
 //! test for a class under test (CUT), read from bytecode alone.
 //!
 //! # What is in it

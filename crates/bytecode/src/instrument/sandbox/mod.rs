@@ -1,9 +1,9 @@
 //! The sandbox transformation: code under test must not exit the JVM, change the file system,
-//! start or kill processes, or use the network (DESIGN principle 4). No `SecurityManager` (it
-//! is deprecated, and disabled since Java 24): every class loaded for execution is rewritten so
-//! that each call site of such an API first calls a guard in the runtime class
-//! `org.ferrosuite.rt.Sandbox`, which throws `org.ferrosuite.rt.SandboxError` (an `Error`
-//! without a stack trace, with `getApi()` naming the API) before the API runs.
+//! start or kill processes, or use the network (nothing it runs may touch the user's machine).
+//! No `SecurityManager` (it is deprecated, and disabled since Java 24): every class loaded for
+//! execution is rewritten so that each call site of such an API first calls a guard in the
+//! runtime class `org.ferrosuite.rt.Sandbox`, which throws `org.ferrosuite.rt.SandboxError` (an
+//! `Error` without a stack trace, with `getApi()` naming the API) before the API runs.
 //!
 //! # The guard
 //!
