@@ -68,6 +68,16 @@ fn registry() -> Algorithms {
 
 /// A search of `cut` by MIO; the result and the goal set.
 fn mio_search(cut: &str, seed: u64, budget: Budget) -> Option<(SearchResult, GoalSet)> {
+    mio_search_with(cut, seed, budget, &EngineConfig::default())
+}
+
+/// [`mio_search`] with the engine's parameters given.
+fn mio_search_with(
+    cut: &str,
+    seed: u64,
+    budget: Budget,
+    engine: &EngineConfig,
+) -> Option<(SearchResult, GoalSet)> {
     let mut host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
         instrument: vec![cut.into()],
@@ -104,7 +114,7 @@ fn mio_search(cut: &str, seed: u64, budget: Budget) -> Option<(SearchResult, Goa
     let mio = registry().get("mio").unwrap();
     let result = search(
         &*mio,
-        &EngineConfig::default(),
+        engine,
         &mut factory,
         &mut eval,
         &mut rng,
@@ -143,4 +153,22 @@ fn a_seed_and_a_statement_budget_give_the_same_suite() {
     let Some(a) = run(5) else { return };
     assert_eq!(Some(a.clone()), run(5));
     assert_ne!(Some(a), run(6), "another seed, another suite");
+}
+
+/// A round's tests are all built before any runs: how they are cut into chunks and how many are
+/// out at once changes when they run, not the suite.
+#[test]
+fn streaming_parameters_do_not_change_the_suite() {
+    let run = |stream_chunk, stream_ahead| {
+        let engine = EngineConfig {
+            stream_chunk,
+            stream_ahead,
+            ..EngineConfig::default()
+        };
+        mio_search_with("examples/Branches", 3, Budget::statements(15_000), &engine)
+            .map(|(r, _)| serde_json::to_string(&r.tests).unwrap())
+    };
+    let Some(whole) = run(0, 3) else { return };
+    assert_eq!(Some(whole.clone()), run(7, 1));
+    assert_eq!(Some(whole), run(10, 12));
 }
