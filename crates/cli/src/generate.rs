@@ -15,29 +15,88 @@ use ferrosuite_generate::batch::{
     Batch, Entry, Event, Events, check_classpath, package_classes, run_batch,
 };
 use ferrosuite_generate::{Config, Error};
+use ferrosuite_generate::{algorithms, criteria};
 use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 
-/// The parsed arguments.
+/// The arguments of `ferrosuite generate`.
+#[derive(clap::Args, Debug)]
 pub struct Request {
+    /// The class path of the code under test: directories and jars separated by ':'.
+    #[arg(long, short = 'c')]
     pub classpath: String,
+    /// A class to test (binary name, e.g. com.example.Stack); repeatable.
+    #[arg(long = "class")]
     pub classes: Vec<String>,
+    /// Test every top-level class of this package on the class path.
+    #[arg(long)]
     pub package: Option<String>,
+    /// Search time per class: 60, 60s, 2m, 500ms (default 60s, or none with
+    /// --max-statements alone).
+    #[arg(long)]
     pub budget: Option<String>,
+    /// Search budget in statements executed per class: with a seed, the output is
+    /// byte-identical from run to run.
+    #[arg(long, value_name = "N")]
     pub max_statements: Option<u64>,
+    /// Seed of the search.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    #[arg(long, help = algorithm_help())]
     pub algorithm: Option<String>,
+    #[arg(long, help = criteria_help())]
     pub criteria: Option<String>,
+    /// JUnit version of the emitted tests: 4 or 5.
+    #[arg(long, default_value_t = 5)]
     pub junit: u8,
-    /// Test classes are named `<Class><test_suffix>`.
+    /// Name of each test class after the class under test's: <Class><SUFFIX>.
+    #[arg(long, default_value = "Test")]
     pub test_suffix: String,
+    /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java.
+    #[arg(long, short = 'o', default_value = "ferrosuite-tests")]
     pub out: PathBuf,
+    /// Classes processed at once.
+    #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Worker JVMs per class.
+    #[arg(long, default_value_t = 1)]
     pub workers: usize,
+    /// Time limit of one test during the search, in milliseconds.
+    #[arg(long = "timeout", default_value_t = 3000)]
     pub timeout_ms: u64,
+    /// `javac --release` level the emitted tests compile with.
+    #[arg(long, default_value_t = 8)]
     pub release: u16,
+    /// Do not compile and run the emitted tests (they may then not compile or fail).
+    #[arg(long)]
     pub no_validate: bool,
+    /// Replace existing test files.
+    #[arg(long)]
     pub overwrite: bool,
+    /// Where to write the JSON report (default OUT/ferrosuite-report.json).
+    #[arg(long)]
     pub report: Option<PathBuf>,
+}
+
+/// `--criteria`'s help: the registry's criteria, with a line each.
+fn criteria_help() -> String {
+    use std::fmt::Write as _;
+    let mut help = String::from(
+        "Coverage criteria, comma-separated, or all (default branch,line,method,exception):",
+    );
+    for c in criteria().iter() {
+        let _ = write!(help, "\n  {}: {}", c.name(), c.summary());
+    }
+    help
+}
+
+/// `--algorithm`'s help: the registry's algorithms, with a line each.
+fn algorithm_help() -> String {
+    use std::fmt::Write as _;
+    let mut help = String::from("The search algorithm (default whole-suite):");
+    for a in algorithms().iter() {
+        let _ = write!(help, "\n  {}: {}", a.name(), a.summary());
+    }
+    help
 }
 
 /// `60`, `60s`, `2m`, `1500ms`, `1h`.
@@ -188,12 +247,8 @@ impl Printer {
             let every = Duration::from_millis(if self.tty { 200 } else { 5000 });
             let now = Instant::now();
             match last[index] {
-                None => {
-                    last[index] = Some(now);
-                    return;
-                }
                 Some(t) if now.duration_since(t) < every => return,
-                Some(_) => last[index] = Some(now),
+                _ => last[index] = Some(now),
             }
         }
         let bar_len = 20;
@@ -249,7 +304,17 @@ impl Printer {
 impl Events for Printer {
     fn event(&self, event: Event<'_>) {
         match event {
-            Event::Started { .. } => {}
+            Event::Started { index, .. } => {
+                // The first bar is drawn an interval after the class starts.
+                let mut last = self
+                    .last
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if last.len() <= index {
+                    last.resize(index + 1, None);
+                }
+                last[index] = Some(Instant::now());
+            }
             Event::Progress {
                 index,
                 total,

@@ -36,7 +36,7 @@ use ferrosuite_bytecode::instrument::data::{ProbeData, coverage};
 use ferrosuite_bytecode::instrument::map::{BranchKind, ProbeMap};
 use ferrosuite_bytecode::instrument::offline::{self, OfflineConfig};
 use ferrosuite_bytecode::instrument::probes::ProbeConfig;
-use ferrosuite_generate::{algorithms, criteria};
+use ferrosuite_generate::algorithms;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -175,63 +175,8 @@ enum Command {
     },
     /// Generate JUnit tests for classes: search, assertions, stability check, validation with
     /// javac and JUnit; files go to OUT/src/test/java.
-    #[command(group = clap::ArgGroup::new("cuts").required(true).multiple(true).args(["class", "package"]))]
-    Generate {
-        /// The class path of the code under test: directories and jars separated by ':'.
-        #[arg(long, short = 'c')]
-        classpath: String,
-        /// A class to test (binary name, e.g. com.example.Stack); repeatable.
-        #[arg(long)]
-        class: Vec<String>,
-        /// Test every top-level class of this package on the class path.
-        #[arg(long)]
-        package: Option<String>,
-        /// Search time per class: 60, 60s, 2m, 500ms (default 60s, or none with
-        /// --max-statements alone).
-        #[arg(long)]
-        budget: Option<String>,
-        /// Search budget in statements executed per class: with a seed, the output is
-        /// byte-identical from run to run.
-        #[arg(long, value_name = "N")]
-        max_statements: Option<u64>,
-        /// Seed of the search.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        #[arg(long, help = algorithm_help())]
-        algorithm: Option<String>,
-        #[arg(long, help = criteria_help())]
-        criteria: Option<String>,
-        /// JUnit version of the emitted tests: 4 or 5.
-        #[arg(long, default_value_t = 5)]
-        junit: u8,
-        /// Name of each test class after the class under test's: <Class><SUFFIX>.
-        #[arg(long, default_value = "Test")]
-        test_suffix: String,
-        /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java.
-        #[arg(long, short = 'o', default_value = "ferrosuite-tests")]
-        out: PathBuf,
-        /// Classes processed at once.
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        /// Worker JVMs per class.
-        #[arg(long, default_value_t = 1)]
-        workers: usize,
-        /// Time limit of one test during the search, in milliseconds.
-        #[arg(long, default_value_t = 3000)]
-        timeout: u64,
-        /// `javac --release` level the emitted tests compile with.
-        #[arg(long, default_value_t = 8)]
-        release: u16,
-        /// Do not compile and run the emitted tests (they may then not compile or fail).
-        #[arg(long)]
-        no_validate: bool,
-        /// Replace existing test files.
-        #[arg(long)]
-        overwrite: bool,
-        /// Where to write the JSON report (default OUT/ferrosuite-report.json).
-        #[arg(long)]
-        report: Option<PathBuf>,
-    },
+    #[command(group = clap::ArgGroup::new("cuts").required(true).multiple(true).args(["classes", "package"]))]
+    Generate(generate::Request),
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
         /// Directories, jars, jmods, or `jrt` / `jrt:<java home>` for a JDK's modules.
@@ -241,28 +186,6 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-}
-
-/// `--criteria`'s help: the registry's criteria, with a line each.
-fn criteria_help() -> String {
-    use std::fmt::Write as _;
-    let mut help = String::from(
-        "Coverage criteria, comma-separated, or all (default branch,line,method,exception):",
-    );
-    for c in criteria().iter() {
-        let _ = write!(help, "\n  {}: {}", c.name(), c.summary());
-    }
-    help
-}
-
-/// `--algorithm`'s help: the registry's algorithms, with a line each.
-fn algorithm_help() -> String {
-    use std::fmt::Write as _;
-    let mut help = String::from("The search algorithm (default whole-suite):");
-    for a in algorithms().iter() {
-        let _ = write!(help, "\n  {}: {}", a.name(), a.summary());
-    }
-    help
 }
 
 fn main() -> ExitCode {
@@ -487,48 +410,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_sandbox,
             json: format == Format::Json,
         }),
-        Command::Generate {
-            classpath,
-            class,
-            package,
-            budget,
-            max_statements,
-            seed,
-            algorithm,
-            criteria,
-            junit,
-            test_suffix,
-            out,
-            jobs,
-            workers,
-            timeout,
-            release,
-            no_validate,
-            overwrite,
-            report,
-        } => generate::run(
-            &generate::Request {
-                classpath,
-                classes: class,
-                package,
-                budget,
-                max_statements,
-                seed,
-                algorithm,
-                criteria,
-                junit,
-                test_suffix,
-                out,
-                jobs,
-                workers,
-                timeout_ms: timeout,
-                release,
-                no_validate,
-                overwrite,
-                report,
-            },
-            &algorithms(),
-        ),
+        Command::Generate(request) => generate::run(&request, &algorithms()),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)
                 .with_context(|| format!("cannot open class path {classpath:?}"))?;

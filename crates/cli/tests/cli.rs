@@ -5,35 +5,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use ferrosuite_testkit::repo;
 
 fn tmp(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&p);
-    std::fs::create_dir_all(&p).unwrap();
-    p
+    ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 /// The fixtures compiled by `fixtures/build.sh`, once.
 fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = tmp("cli-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out
-    })
+    ferrosuite_testkit::fixtures(env!("CARGO_TARGET_TMPDIR"))
 }
 
 fn ferrosuite(args: &[&str]) -> Output {

@@ -117,7 +117,7 @@ fn the_fixture_reads_only_the_shifted_clock_and_verifies() {
 
 #[test]
 fn subject_jars_shifted_verify_and_unmatched_stay_identical() {
-    let required = std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1");
+    let required = ferrosuite_testkit::subjects_required();
     for name in ["commons-lang3", "guava", "joda-time"] {
         let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
         if !jar.exists() {

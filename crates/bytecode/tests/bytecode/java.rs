@@ -6,15 +6,11 @@ use std::sync::OnceLock;
 
 use ferrosuite_bytecode::classpath::find_java_home;
 
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use ferrosuite_testkit::repo;
 
+/// A fresh scratch directory.
 pub fn tmp(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&p);
-    std::fs::create_dir_all(&p).unwrap();
-    p
+    ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 fn bin(tool: &str) -> PathBuf {

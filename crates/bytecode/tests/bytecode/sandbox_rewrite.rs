@@ -327,7 +327,7 @@ fn errors_name_class_method_and_offset() {
 
 #[test]
 fn subject_jars_sandboxed_verify_and_unmatched_stay_identical() {
-    let required = std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1");
+    let required = ferrosuite_testkit::subjects_required();
     let rules = SandboxRules::default();
     // commons-io (file-heavy) is not one of the required subjects: used when installed.
     for (name, subject) in [

@@ -23,33 +23,16 @@ mod papers;
 mod shapes;
 mod subjects;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::{Analyzer, BranchId, ClassAnalysis, Config};
-
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use ferrosuite_testkit::{repo, subject, subjects_required};
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
 pub fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cfg-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
+    ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
 pub fn fixture_cp() -> &'static ClassPath {
@@ -72,26 +55,6 @@ pub fn named(c: &ClassAnalysis, b: BranchId) -> (String, u16, String, u16) {
         br.outcome.to_string(),
         br.target_line.unwrap(),
     )
-}
-
-/// Whether the Debian subject jars must be present.
-pub fn subjects_required() -> bool {
-    std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1")
-}
-
-/// The Debian jar `name`, or `None` (with a note) when it is not installed and not required.
-pub fn subject(name: &str) -> Option<PathBuf> {
-    let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
-    if jar.exists() {
-        return Some(jar);
-    }
-    assert!(
-        !subjects_required(),
-        "{} is required (apt-get install the Debian package)",
-        jar.display()
-    );
-    eprintln!("skipping {name}: {} not installed", jar.display());
-    None
 }
 
 /// A branch named the papers' way, for expected values: (method, line, outcome, target line).

@@ -20,32 +20,14 @@ mod clock;
 mod hostile;
 mod subjects;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::PathBuf;
 
 use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
-
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use ferrosuite_testkit::{repo, subjects_required};
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
 pub fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
+    ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
 pub fn worker() -> WorkerProgram {
@@ -66,9 +48,4 @@ pub fn config(classpath: Vec<PathBuf>, instrument: &[&str]) -> HostConfig {
 
 pub fn fixture_host(instrument: &[&str]) -> Host {
     Host::start(config(vec![fixtures().clone()], instrument)).unwrap()
-}
-
-/// Whether the Debian subject jars must be present.
-pub fn subjects_required() -> bool {
-    std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1")
 }

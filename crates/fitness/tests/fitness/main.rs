@@ -19,44 +19,12 @@
 
 mod mapping;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::PathBuf;
 
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use ferrosuite_testkit::{repo, subject};
 
 /// The fixtures compiled by `fixtures/build.sh` (the `java8` and `java17` directories), once
 /// per test run.
 pub fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fitness-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out
-    })
-}
-
-/// The Debian jar `name`, or `None` (with a note) when it is not installed and not required.
-pub fn subject(name: &str) -> Option<PathBuf> {
-    let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
-    if jar.exists() {
-        return Some(jar);
-    }
-    assert!(
-        std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_none_or(|v| v != "1"),
-        "{} is required (apt-get install the Debian package)",
-        jar.display()
-    );
-    eprintln!("skipping {name}: {} not installed", jar.display());
-    None
+    ferrosuite_testkit::fixtures(env!("CARGO_TARGET_TMPDIR"))
 }

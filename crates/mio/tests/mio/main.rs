@@ -8,9 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use std::path::PathBuf;
 
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_cfg::Analyzer;
@@ -27,36 +25,12 @@ use rand_chacha::rand_core::SeedableRng;
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
 fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mio-fixtures");
-        let st =
-            Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/build.sh"))
-                .arg(&out)
-                .output()
-                .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
+    ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
 /// The worker program, or `None` (with a note) when it is not built and not required.
 fn worker() -> Option<WorkerProgram> {
-    match WorkerProgram::locate() {
-        Ok(w) => Some(w),
-        Err(e) => {
-            assert!(
-                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
-                "{e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    ferrosuite_testkit::or_skip(WorkerProgram::locate(), "FERROSUITE_REQUIRE_WORKER")
 }
 
 /// MIO, as a tool finds it: by name in a registry it was registered in.

@@ -1,7 +1,6 @@
 //! Fixtures, clusters and checks shared by the tests.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use std::collections::HashMap;
@@ -15,27 +14,11 @@ use ferrosuite_search::{Config, Factory, Suite};
 use ferrosuite_testcase::cluster::{ClusterConfig, Operation, TestCluster};
 use ferrosuite_testcase::constants::{Constants, harvest_nested};
 use ferrosuite_testcase::statement::{Statement, Test};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+pub use ferrosuite_testkit::subject as subject_jar;
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
 pub fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("search-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
+    ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
 pub fn fixture_cp() -> &'static ClassPath {
@@ -70,25 +53,6 @@ pub fn stack() -> &'static Subject {
 pub fn registry() -> &'static Subject {
     static S: OnceLock<Subject> = OnceLock::new();
     S.get_or_init(|| Subject::build(fixture_cp(), "cluster/Registry"))
-}
-
-fn subjects_required() -> bool {
-    std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1")
-}
-
-/// The Debian jar `name`, or `None` (with a note) when it is not installed and not required.
-pub fn subject_jar(name: &str) -> Option<PathBuf> {
-    let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
-    if jar.exists() {
-        return Some(jar);
-    }
-    assert!(
-        !subjects_required(),
-        "{} is required (apt-get install the Debian package)",
-        jar.display()
-    );
-    eprintln!("skipping {name}: {} not installed", jar.display());
-    None
 }
 
 /// Whether the statement calls or accesses a member of `cut`.

@@ -18,17 +18,7 @@ const STACK: &str = "examples/Stack";
 
 /// The worker program, or `None` (with a note) when it is not built and not required.
 fn worker() -> Option<WorkerProgram> {
-    match WorkerProgram::locate() {
-        Ok(w) => Some(w),
-        Err(e) => {
-            assert!(
-                std::env::var_os("FERROSUITE_REQUIRE_WORKER").is_none_or(|v| v != "1"),
-                "{e}"
-            );
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    ferrosuite_testkit::or_skip(WorkerProgram::locate(), "FERROSUITE_REQUIRE_WORKER")
 }
 
 /// Every built-in algorithm's name.

@@ -18,51 +18,16 @@ use ferrosuite_testcase::cluster::{
 };
 use ferrosuite_testcase::constants::{harvest, harvest_nested};
 use ferrosuite_testcase::statement::{JDouble, JFloat, Statement, VarRef};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use ferrosuite_testkit::subject;
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
 fn fixtures() -> &'static PathBuf {
-    static F: OnceLock<PathBuf> = OnceLock::new();
-    F.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("testcase-fixtures");
-        let st = Command::new(repo().join("fixtures/build.sh"))
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
-        out.join("java8")
-    })
+    ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
 fn fixture_cp() -> &'static ClassPath {
     static CP: OnceLock<ClassPath> = OnceLock::new();
     CP.get_or_init(|| ClassPath::parse(&format!("{}:jrt", fixtures().display())).unwrap())
-}
-
-fn subjects_required() -> bool {
-    std::env::var_os("FERROSUITE_REQUIRE_SUBJECTS").is_some_and(|v| v == "1")
-}
-
-/// The Debian jar `name`, or `None` (with a note) when it is not installed and not required.
-fn subject(name: &str) -> Option<PathBuf> {
-    let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
-    if jar.exists() {
-        return Some(jar);
-    }
-    assert!(
-        !subjects_required(),
-        "{} is required (apt-get install the Debian package)",
-        jar.display()
-    );
-    eprintln!("skipping {name}: {} not installed", jar.display());
-    None
 }
 
 fn build(cp: &ClassPath, cut: &str) -> TestCluster {
