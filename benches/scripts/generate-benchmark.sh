@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The issue-6 benchmark: `ferrosuite generate` on public classes of Debian's commons-lang3 and
+# The generated-tests benchmark: `ferrosuite generate` on public classes of Debian's commons-lang3 and
 # guava, several seeds each, then the emitted tests compiled and run RUNS times with JUnit under
 # JaCoCo (scripts/coverage.sh): JaCoCo line and branch coverage, tests, and whether every test
 # class compiled, passed and had no flaky test. `generate-stats` prints the medians over seeds.

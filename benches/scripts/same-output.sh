@@ -8,13 +8,15 @@
 #   benches/scripts/same-output.sh d25cca7                  # that commit (built in a worktree) vs this checkout
 #   benches/scripts/same-output.sh /work/builds/old /work/builds/new   # two builds as they are
 #   STATEMENTS=50000 SEED=3 CLASSES="org.apache.commons.lang3.math.Fraction" benches/scripts/same-output.sh d25cca7
+#   ALGORITHM=dynamosa CRITERIA=all benches/scripts/same-output.sh d25cca7   # another algorithm, every criterion
 #
 # A build is a directory holding `target/release/ferrosuite` and `target/release/ferrosuite-worker`,
 # or a commit: the commit is checked out in a temporary worktree and built there (its own target
 # directory under target/same-output/, kept for the next run). With one argument the second
 # build is this checkout, built with `cargo build --release -p ferrosuite -p ferrosuite-exec`.
 #
-# Environment: STATEMENTS (20000), SEED (1), CLASSES (binary names; default the list below),
+# Environment: STATEMENTS (20000), SEED (1), ALGORITHM and CRITERIA (`generate --algorithm` and
+# `--criteria`; the tool's defaults when unset), CLASSES (binary names; default the list below),
 # OUT (the runs' output, default a temporary directory removed afterwards). Exit status 0 when
 # every file is identical, 1 when one differs or a run of one build failed and not the other's.
 set -euo pipefail
@@ -105,6 +107,7 @@ for c in $CLASSES; do
         mkdir -p "$out/$side"
         set +e
         "$bin" generate -c "$CP" --class "$c" --max-statements "$STATEMENTS" --seed "$SEED" \
+            ${ALGORITHM:+--algorithm "$ALGORITHM"} ${CRITERIA:+--criteria "$CRITERIA"} \
             --out "$dir" > "$dir.log" 2>&1
         status+=($?)
         set -e
@@ -137,6 +140,10 @@ for c in $CLASSES; do
     printf '%-45s %-10s %s\n' "$c" "$result" "$detail"
 done
 echo "old: $old"
-echo "new: $new ($(git describe --always --dirty))"
-echo "$same identical, $differ different ($STATEMENTS statements, seed $SEED)"
+if [ $# -eq 2 ]; then
+    echo "new: $new"
+else
+    echo "new: this checkout ($(git describe --always --dirty))"
+fi
+echo "$same identical, $differ different ($STATEMENTS statements, seed $SEED, algorithm ${ALGORITHM:-default}, criteria ${CRITERIA:-default})"
 [ "$differ" = 0 ]

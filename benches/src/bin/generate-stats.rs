@@ -1,4 +1,4 @@
-//! The figures of the issue-6 benchmark (`benches/scripts/generate-benchmark.sh`).
+//! The figures of the generated-tests benchmark (`benches/scripts/generate-benchmark.sh`).
 //!
 //! - `generate-stats merge CLASS SEED BUDGET REPORT COVERAGE_JSON`: one JSON line from
 //!   `ferrosuite generate`'s report and `scripts/coverage.sh`'s JSON line (the script appends

@@ -217,7 +217,9 @@ fn args() -> Result<Args, String> {
             "--score-ahead" => a.score_ahead = Some(value(&flag, &v)?),
             "--population" => a.population = Some(value(&flag, &v)?),
             "--criteria" => {
-                a.criteria = value(&flag, &v)?;
+                a.criteria = ferrosuite_generate::criteria()
+                    .parse(&v)
+                    .map_err(|e| format!("{flag} {v:?}: {e}"))?;
                 // The figures are branch coverage: without branch goals there would be none.
                 if !a.criteria.contains(names::BRANCH) {
                     return Err(format!(

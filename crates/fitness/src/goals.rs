@@ -74,6 +74,7 @@ pub use builder::GoalSetBuilder;
 
 use crate::Config;
 use crate::criteria::Criterion;
+use crate::error::{Error, Result};
 use crate::ids::{ClassIndex, GoalId, PredicateId};
 use crate::trace::MethodKey;
 use std::sync::Arc;
@@ -162,6 +163,7 @@ pub struct Predicate {
 /// What a goal asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
+#[non_exhaustive]
 pub enum Target {
     /// Take this outcome of a predicate.
     Branch {
@@ -258,6 +260,8 @@ pub(crate) struct LineNode {
     pub(crate) probe: LineId,
     pub(crate) controls: Vec<Ctl>,
     pub(crate) reachable: bool,
+    /// The methods (indices) whose code holds the line.
+    pub(crate) methods: Vec<usize>,
 }
 
 /// The hash [`GoalSet::resolve`] looks methods up by (fixed seed: the same in every run).
@@ -268,6 +272,7 @@ fn member_hash(class: &str, name: &str, descriptor: &str) -> u64 {
 /// The probe event a goal asks for, by index into the goal set's tables: what covers it and
 /// what its per-test distance reads. A criterion chooses its goals among these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Link {
     /// A branch outcome taken (index of the branch node).
     Branch(usize),
@@ -354,7 +359,12 @@ pub struct GoalSet {
     pub(crate) goals: Vec<Goal>,
     pub(crate) links: Vec<Link>,
     /// Per goal, the index of its criterion in the configuration's criteria.
-    pub(crate) criterion_index: Vec<u8>,
+    pub(crate) criterion_index: Vec<u16>,
+    /// Per criterion of the configuration (by index), its goals in id order.
+    pub(crate) by_criterion: Vec<Vec<GoalId>>,
+    /// Goals added at run time whose link the probe index does not list (all but exception
+    /// goals): [`GoalSet::covered`] asks each of them.
+    pub(crate) runtime_goals: Vec<GoalId>,
     initial: Vec<GoalId>,
     children: Vec<Vec<GoalId>>,
     exception_goals: BTreeMap<(usize, String), GoalId>,
@@ -509,18 +519,29 @@ impl GoalSet {
         self.static_goals
     }
 
-    /// The goals of the criterion named `criterion`.
-    pub fn goals_of<'s>(&'s self, criterion: &'s str) -> impl Iterator<Item = &'s Goal> + 's {
-        self.goals.iter().filter(move |g| g.criterion == criterion)
+    /// The ids of the goals of the criterion named `criterion`, in id order (none when it is
+    /// not one of the configuration's).
+    fn ids_of(&self, criterion: &str) -> &[GoalId] {
+        self.config
+            .criteria
+            .iter()
+            .position(|c| c.name() == criterion)
+            .and_then(|i| self.by_criterion.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The goals of the criterion named `criterion`, in id order.
+    pub fn goals_of<'s>(&'s self, criterion: &str) -> impl Iterator<Item = &'s Goal> + 's {
+        self.ids_of(criterion)
+            .iter()
+            .filter_map(|g| self.goals.get(g.index()))
     }
 
     /// The links of the goals of the criterion named `criterion`, in goal order.
-    pub fn links_of<'s>(&'s self, criterion: &'s str) -> impl Iterator<Item = Link> + 's {
-        self.goals
+    pub fn links_of<'s>(&'s self, criterion: &str) -> impl Iterator<Item = Link> + 's {
+        self.ids_of(criterion)
             .iter()
-            .zip(&self.links)
-            .filter(move |(g, _)| g.criterion == criterion)
-            .map(|(_, l)| *l)
+            .filter_map(|g| self.links.get(g.index()).copied())
     }
 
     /// The probe event goal `id` asks for.
@@ -533,7 +554,7 @@ impl GoalSet {
     #[must_use]
     pub fn criterion_of(&self, id: GoalId) -> Option<&Arc<dyn Criterion>> {
         let i = *self.criterion_index.get(id.index())?;
-        self.config.criteria.iter().nth(usize::from(i))
+        self.config.criteria.get(usize::from(i))
     }
 
     /// Branch nodes (every outcome of every predicate of the methods with goals).
@@ -680,32 +701,60 @@ impl GoalSet {
     /// order; returns the new goals' ids (in the trace's sorted order, so ids depend only on
     /// the order traces are given in).
     pub fn discover_goals(&mut self, trace: &crate::Trace) -> Vec<GoalId> {
-        let criteria: Vec<Arc<dyn Criterion>> = self.config.criteria.iter().cloned().collect();
-        criteria
-            .iter()
-            .flat_map(|c| c.discover(self, trace))
-            .collect()
+        let mut out = Vec::new();
+        for i in 0..self.config.criteria.len() {
+            if let Some(c) = self.config.criteria.get(i).cloned() {
+                out.extend(c.discover(self, trace));
+            }
+        }
+        out
     }
 
     /// Adds a goal of the criterion named `criterion` (one of the configuration's) found at
-    /// run time: what covers it (`link`), what it asks for and its description. Its class,
-    /// line and reachability follow from the link. For [`Criterion::discover`].
+    /// run time: what covers it (`link`), what it asks for and its description; its class,
+    /// line and reachability follow from the link. For [`Criterion::discover`]. An error when
+    /// the criterion is not one of the configuration's, the link names nothing of the goal
+    /// set, or an exception link comes without an exception target or with one registered
+    /// already ([`GoalSet::exception_goal_of`] tells).
     pub fn add_goal(
         &mut self,
         criterion: &'static str,
         link: Link,
         target: Target,
         description: String,
-    ) -> GoalId {
-        let id = GoalId(self.goals.len() as u32);
-        let (class, line, reachable) = self.placed(link);
+    ) -> Result<GoalId> {
         let index = self
             .config
             .criteria
             .iter()
             .position(|c| c.name() == criterion)
-            .and_then(|i| u8::try_from(i).ok())
-            .unwrap_or(u8::MAX);
+            .ok_or_else(|| {
+                Error::Criterion(format!(
+                    "goal {description:?}: criterion `{criterion}` is not one of the goal set's"
+                ))
+            })?;
+        let (class, line, reachable) = self.placed(link).ok_or_else(|| {
+            Error::Criterion(format!(
+                "goal {description:?} of `{criterion}`: {link:?} names nothing of the goal set"
+            ))
+        })?;
+        let exception = match (link, &target) {
+            (Link::Exception(m), Target::Exception { exception, .. }) => {
+                if self.exception_goal_of(m, exception).is_some() {
+                    return Err(Error::Criterion(format!(
+                        "goal {description:?}: that exception goal is registered already"
+                    )));
+                }
+                Some((m, exception.clone()))
+            }
+            (Link::Exception(_), _) => {
+                return Err(Error::Criterion(format!(
+                    "goal {description:?}: an exception link needs an exception target"
+                )));
+            }
+            _ => None,
+        };
+        let id = GoalId(u32::try_from(self.goals.len()).unwrap_or(u32::MAX));
         self.goals.push(Goal {
             id,
             criterion,
@@ -716,31 +765,37 @@ impl GoalSet {
             description,
         });
         self.links.push(link);
-        self.criterion_index.push(index);
+        self.criterion_index
+            .push(u16::try_from(index).unwrap_or(u16::MAX));
+        if let Some(list) = self.by_criterion.get_mut(index) {
+            list.push(id);
+        }
         self.children.push(Vec::new());
-        id
+        match exception {
+            Some(key) => {
+                self.exception_goals.insert(key, id);
+            }
+            None => self.runtime_goals.push(id),
+        }
+        Ok(id)
     }
 
-    /// The class, source line and reachability of a goal with this link.
-    pub(crate) fn placed(&self, link: Link) -> (ClassIndex, Option<u16>, bool) {
-        match link {
+    /// The class, source line and reachability of a goal with this link; `None` when the link
+    /// names nothing of the goal set.
+    pub(crate) fn placed(&self, link: Link) -> Option<(ClassIndex, Option<u16>, bool)> {
+        Some(match link {
             Link::Branch(n) => {
-                let b = &self.branches[n];
-                (self.methods[b.method].class, b.line, b.reachable)
+                let b = self.branches.get(n)?;
+                (self.methods.get(b.method)?.class, b.line, b.reachable)
             }
             Link::Line(l) => {
-                let ln = &self.lines[l];
+                let ln = self.lines.get(l)?;
                 (ln.class, Some(ln.line), ln.reachable)
             }
             Link::Method(m) | Link::MethodNoException(m) | Link::Exception(m) => {
-                (self.methods[m].class, None, true)
+                (self.methods.get(m)?.class, None, true)
             }
-        }
-    }
-
-    /// Records the exception goal of method index `m` and an exception class.
-    pub(crate) fn index_exception_goal(&mut self, m: usize, exception: &str, id: GoalId) {
-        self.exception_goals.insert((m, exception.to_string()), id);
+        })
     }
 
     /// The exception goal of a (method, exception class) pair, if registered.
@@ -755,9 +810,10 @@ impl GoalSet {
         self.exception_goal_of(m, exception)
     }
 
-    /// The exception goal of the method with index `m` and an exception class, if registered
-    /// (without allocating a key).
-    pub(crate) fn exception_goal_of(&self, m: usize, exception: &str) -> Option<GoalId> {
+    /// The exception goal of the method with index `m` (into [`GoalSet::methods`]) and an
+    /// exception class, if registered (without allocating a key).
+    #[must_use]
+    pub fn exception_goal_of(&self, m: usize, exception: &str) -> Option<GoalId> {
         self.exception_goals
             .range((m, String::new())..)
             .take_while(|((k, _), _)| *k == m)

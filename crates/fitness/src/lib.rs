@@ -60,7 +60,7 @@ pub mod trace;
 #[cfg(test)]
 mod testutil;
 
-pub use criteria::{Criteria, Criterion, Registry as CriterionRegistry, SuiteView, names};
+pub use criteria::{Criteria, Criterion, NewGoal, Registry as CriterionRegistry, SuiteView, names};
 pub use distance::normalize;
 pub use error::{Error, Result};
 pub use goals::{

@@ -184,6 +184,38 @@ impl GoalSet {
                 }
             }
         }
+        // Goals found at run time that the index does not list: asked one by one.
+        for &g in &self.runtime_goals {
+            if self.is_covered(g, trace) {
+                f(&[g]);
+            }
+        }
+    }
+
+    /// Whether the trace reached the code of `goal`: the method of a branch entered, some
+    /// method holding a line entered, a method entered, a method called directly by a test
+    /// statement (method-no-exception and exception goals). A test that did not reach a goal
+    /// says nothing about how to cover it (MIO gives it no heuristic value for the goal).
+    #[must_use]
+    pub fn reached(&self, goal: GoalId, trace: &Trace) -> bool {
+        let entered = |m: usize| {
+            self.methods
+                .get(m)
+                .is_some_and(|cm| trace.method_entered(cm.probe))
+        };
+        match self.links.get(goal.index()) {
+            Some(Link::Branch(n)) => self.branches.get(*n).is_some_and(|b| entered(b.method)),
+            Some(Link::Line(l)) => self
+                .lines
+                .get(*l)
+                .is_some_and(|ln| ln.methods.iter().any(|&m| entered(m))),
+            Some(Link::Method(m)) => entered(*m),
+            Some(Link::MethodNoException(m) | Link::Exception(m)) => self
+                .methods
+                .get(*m)
+                .is_some_and(|cm| trace.call((cm.class, cm.id)).is_some()),
+            None => false,
+        }
     }
 
     /// [`GoalSet::covered`] by asking every goal: the reference it is tested against.

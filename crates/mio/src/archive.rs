@@ -10,8 +10,10 @@
 //! 3. an empty population: the test is added, and the counter reset (an improvement);
 //! 4. otherwise the population is cut to its best `n` (a lower `h` is worse; at equal `h`,
 //!    longer is worse) and the test is *better* than the worst when its `h` is higher, or
-//!    equal and it is shorter; a better test resets the counter. With room it is added;
-//!    without, it replaces the worst when better or equivalent (same `h`, same length).
+//!    equal and it is shorter; a better test resets the counter (the paper resets it when a
+//!    better test enters the population; "better than the worst" is the reading of
+//!    `EvoMaster`). With room it is added; without, it replaces the worst when better or
+//!    equivalent (same `h`, same length).
 //!
 //! Sampling picks, among the targets with a population, one with the lowest counter (ties at
 //! random), increments its counter, and returns one of its tests at random.

@@ -48,7 +48,7 @@ pub mod error;
 use std::sync::Arc;
 
 use ferrosuite_fitness::{GoalId, GoalSet};
-use ferrosuite_search::engine::{Algorithm, Algorithms, Chunk, Run};
+use ferrosuite_search::engine::{Algorithm, Algorithms, Chunk, Run, dominates};
 use ferrosuite_search::mutation::mutate_test;
 use ferrosuite_search::random::chance;
 use ferrosuite_search::{Error as SearchError, Result as SearchResult, TestId};
@@ -132,11 +132,15 @@ pub fn register(algorithms: &mut Algorithms) -> SearchResult<()> {
     algorithms.register(Arc::new(Mio::default()))
 }
 
-/// One chain of steps: the test the mutants come from, its fitness over the targets open when
-/// the chain started, and the mutations left.
+/// Rounds in a row without a test after which the search gives up (the last ones sampling
+/// random tests only): the cluster cannot build one.
+const MAX_BARREN_ROUNDS: usize = 50;
+
+/// One chain of steps: the test the mutants come from, its fitness over the targets it was
+/// last compared on, and the mutations left.
 struct Chain {
     current: Held,
-    targets: Vec<GoalId>,
+    targets: Arc<[GoalId]>,
     fitness: Vec<f64>,
     left: usize,
 }
@@ -160,18 +164,23 @@ impl Algorithm for Mio {
     }
 
     fn search(&self, run: &mut Run<'_, '_, '_>) -> SearchResult<()> {
-        self.config
-            .validate()
-            .map_err(|e| SearchError::Config(e.to_string()))?;
+        self.config.validate().map_err(|e| match e {
+            Error::Config(what) => SearchError::Config(format!("mio: {what}")),
+        })?;
         let lanes = self.config.lanes;
         let mut archive = MioArchive::default();
         let mut chains: Vec<Option<Chain>> = (0..lanes).map(|_| None).collect();
-        let mut failures = 0usize;
+        let mut open: Arc<[GoalId]> = Arc::from(Vec::new());
+        // Rounds in a row that built no test (every mutant unchanged or empty, no random test
+        // built): the next round samples random tests only, and many of them end the search.
+        let mut barren = 0usize;
         while !run.done() {
-            let (p_random, n, m) = self.config.schedule(run.eval.progress());
+            let (scheduled, n, m) = self.config.schedule(run.eval.progress());
+            let p_random = if barren > 0 { 1.0 } else { scheduled };
             // Targets are the goals the coverage archive does not cover (exception goals
-            // found on the way are covered by the test that found them).
-            let open: Vec<GoalId> = run
+            // found on the way are covered by the test that found them). The list is shared
+            // by the chains while it stays the same.
+            let now: Vec<GoalId> = run
                 .eval
                 .goals()
                 .goals()
@@ -179,6 +188,9 @@ impl Algorithm for Mio {
                 .map(|g| g.id)
                 .filter(|g| !run.archive.covers(*g))
                 .collect();
+            if *open != *now {
+                open = Arc::from(now);
+            }
             for g in run.eval.goals().goals().iter().map(|g| g.id) {
                 if run.archive.covers(g) && !archive.is_covered(g) {
                     archive.cover(g);
@@ -195,7 +207,7 @@ impl Algorithm for Mio {
                         let fitness = run.eval.goals().fitness_vector(&open, &held.trace);
                         *chain = Some(Chain {
                             current: held,
-                            targets: open.clone(),
+                            targets: Arc::clone(&open),
                             fitness,
                             left: m,
                         });
@@ -204,7 +216,7 @@ impl Algorithm for Mio {
                 match chain {
                     None => match run.factory.random_test(run.rng) {
                         Ok(t) => steps.push((lane, Step::Random, run.ids.fresh(), Arc::new(t))),
-                        Err(SearchError::Construction { .. }) => failures += 1,
+                        Err(SearchError::Construction { .. }) => {}
                         Err(e) => return Err(e),
                     },
                     Some(c) => {
@@ -218,15 +230,17 @@ impl Algorithm for Mio {
                 }
             }
             if steps.is_empty() {
-                if failures >= 50 * lanes && archive.targets().next().is_none() {
+                barren += 1;
+                if barren > MAX_BARREN_ROUNDS {
                     // Nothing can be built: more attempts would not change that.
                     return Err(SearchError::Construction {
                         cut: run.factory.cluster().cut.clone(),
-                        attempts: failures,
+                        attempts: barren * lanes,
                     });
                 }
                 continue;
             }
+            barren = 0;
             let tests_before = run.eval.usage().tests;
             // The round's tests go to the host in chunks; each is taken in (its distances to
             // the open targets, the archive, its lane's chain) as soon as its chunk is back,
@@ -288,26 +302,28 @@ fn take_in(
     archive: &mut MioArchive,
     chain: &mut Option<Chain>,
     step: Step,
-    open: &[GoalId],
+    open: &Arc<[GoalId]>,
     held: Held,
     n: usize,
 ) {
     let fitness = goals.fitness_vector(open, &held.trace);
     match step {
-        Step::Random => offer(archive, open, &fitness, &held, n),
+        Step::Random => offer(goals, archive, open, &fitness, &held, n),
         Step::Mutant => {
             let Some(chain) = chain.as_mut() else {
                 return;
             };
-            if chain.targets != open {
+            if !Arc::ptr_eq(&chain.targets, open) {
                 chain.fitness = goals.fitness_vector(open, &chain.current.trace);
-                chain.targets = open.to_vec();
+                chain.targets = Arc::clone(open);
             }
-            let reached_new = open.iter().zip(&fitness).any(|(g, d)| {
-                d.is_finite() && !archive.is_covered(*g) && archive.population(*g).is_none()
+            let reached_new = open.iter().any(|g| {
+                !archive.is_covered(*g)
+                    && archive.population(*g).is_none()
+                    && goals.reached(*g, &held.trace)
             });
             if reached_new || !subsumes(&chain.current, &chain.fitness, &held, &fitness) {
-                offer(archive, open, &fitness, &held, n);
+                offer(goals, archive, open, &fitness, &held, n);
                 chain.current = held;
                 chain.fitness = fitness;
             }
@@ -316,28 +332,31 @@ fn take_in(
 }
 
 /// Offers a test that ran to every open target (`fitness` its distance to each), with
-/// `h = 1 / (1 + d)`. (A target it covers leaves the archive; the coverage archive, which every
-/// test run is offered to, keeps the test.)
-fn offer(archive: &mut MioArchive, open: &[GoalId], fitness: &[f64], held: &Held, n: usize) {
+/// `h = 1 / (1 + d)` when it reached the target's code and 0 (not added) when it did not.
+/// (A target it covers leaves the archive; the coverage archive, which every test run is
+/// offered to, keeps the test.)
+fn offer(
+    goals: &GoalSet,
+    archive: &mut MioArchive,
+    open: &[GoalId],
+    fitness: &[f64],
+    held: &Held,
+    n: usize,
+) {
     for (g, d) in open.iter().zip(fitness) {
-        let h = if d.is_finite() { 1.0 / (1.0 + d) } else { 0.0 };
+        let h = if d.is_finite() && goals.reached(*g, &held.trace) {
+            1.0 / (1.0 + d)
+        } else {
+            0.0
+        };
         archive.offer(*g, h, held, n);
     }
 }
 
 /// Whether `a` (with fitness `fa` over a chain's targets) subsumes `b`: no worse on any target
-/// and better on one, where better is a smaller distance, or the same and shorter.
+/// and better on one (it dominates), or as good everywhere and shorter.
 fn subsumes(a: &Held, fa: &[f64], b: &Held, fb: &[f64]) -> bool {
-    let mut better = false;
-    for (x, y) in fa.iter().zip(fb) {
-        if x > y {
-            return false;
-        }
-        if x < y {
-            better = true;
-        }
-    }
-    better || a.test.len() < b.test.len()
+    dominates(fa, fb) || (a.test.len() < b.test.len() && fa.iter().zip(fb).all(|(x, y)| x <= y))
 }
 
 #[cfg(test)]

@@ -39,6 +39,9 @@ pub enum Error {
         /// Insertion attempts made.
         attempts: usize,
     },
+    /// An algorithm of another crate failed for a reason of its own.
+    #[error(transparent)]
+    Algorithm(Box<dyn std::error::Error + Send + Sync>),
     /// A suite refers to a test its [`TestStore`](crate::suite::TestStore) does not hold (the
     /// store was pruned of a test a suite still holds, or the suite comes from another store).
     #[error("test {} of a suite is not in the test store", .0.0)]

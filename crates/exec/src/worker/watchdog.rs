@@ -1,4 +1,4 @@
-//! The executor's watchdog: aborts a test that overruns its time limit, or ends the worker.
+//! The worker's watchdog: aborts a test that overruns its time limit, or ends the worker.
 
 use std::io::Write;
 use std::sync::mpsc;

@@ -57,7 +57,7 @@ impl Criterion for Branch {
     }
 
     fn suite_term(&self, set: &GoalSet, suite: &dyn SuiteView) -> f64 {
-        let mut sum = (set.methods().len() - suite.methods_entered()) as f64;
+        let mut sum = set.methods().len().saturating_sub(suite.methods_entered()) as f64;
         // Only the outcomes not taken add to the sum (the others add 0), in branch order.
         suite.for_each_open_branch(&mut |_, twice, distance| {
             sum += if twice { normalize(distance) } else { 1.0 };
@@ -99,7 +99,7 @@ impl Criterion for Line {
     }
 
     fn suite_term(&self, set: &GoalSet, suite: &dyn SuiteView) -> f64 {
-        (set.line_count() - suite.lines_hit()) as f64
+        set.line_count().saturating_sub(suite.lines_hit()) as f64
     }
 
     fn max_suite_term(&self, set: &GoalSet) -> f64 {
@@ -135,7 +135,7 @@ impl Criterion for Method {
     }
 
     fn suite_term(&self, set: &GoalSet, suite: &dyn SuiteView) -> f64 {
-        (set.methods().len() - suite.methods_entered()) as f64
+        set.methods().len().saturating_sub(suite.methods_entered()) as f64
     }
 
     fn max_suite_term(&self, set: &GoalSet) -> f64 {
@@ -242,9 +242,10 @@ impl Criterion for Exception {
                 method: cm.id,
                 exception: exception.clone(),
             };
-            let id = set.add_goal(self.name(), Link::Exception(m), target, description);
-            set.index_exception_goal(m, exception, id);
-            out.push(id);
+            // (The link and target agree and the pair is new: it cannot be refused.)
+            if let Ok(id) = set.add_goal(self.name(), Link::Exception(m), target, description) {
+                out.push(id);
+            }
         }
         out
     }

@@ -88,7 +88,8 @@ pub trait Criterion: Send + Sync + fmt::Debug {
     fn goals(&self, class: &ClassGoals<'_>) -> Vec<NewGoal>;
 
     /// Goals `trace` reveals that `set` does not have yet, added with
-    /// [`GoalSet::add_goal`]; their ids. By default none.
+    /// [`GoalSet::add_goal`] (which covered checks then ask one by one, except exception goals,
+    /// which the goal set indexes); their ids. By default none.
     fn discover(&self, set: &mut GoalSet, trace: &Trace) -> Vec<GoalId> {
         let _ = (set, trace);
         Vec::new()
@@ -124,8 +125,14 @@ pub trait Criterion: Send + Sync + fmt::Debug {
 pub trait SuiteView {
     /// Methods of the goal set the suite entered.
     fn methods_entered(&self) -> usize;
+    /// Whether the suite entered method `method`.
+    fn method_entered(&self, method: usize) -> bool;
     /// Lines of the goal set the suite hit.
     fn lines_hit(&self) -> usize;
+    /// Whether the suite hit line node `line`.
+    fn line_hit(&self, line: usize) -> bool;
+    /// Whether the suite took branch node `branch`.
+    fn branch_taken(&self, branch: usize) -> bool;
     /// Calls `f(branch, twice, distance)` for each branch node the suite did not take, in
     /// index order: `twice` when its predicate was evaluated at least twice, `distance` the
     /// smallest branch distance a test of the suite reached (`+∞` when none).
@@ -294,6 +301,18 @@ impl Criteria {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+
+    /// How many criteria the set holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The criterion at position `i`.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<&Arc<dyn Criterion>> {
+        self.list.get(i)
     }
 }
 

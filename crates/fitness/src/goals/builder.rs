@@ -74,6 +74,8 @@ impl GoalSet {
                 goals: Vec::new(),
                 links: Vec::new(),
                 criterion_index: Vec::new(),
+                by_criterion: Vec::new(),
+                runtime_goals: Vec::new(),
                 initial: Vec::new(),
                 children: Vec::new(),
                 exception_goals: BTreeMap::new(),
@@ -278,8 +280,8 @@ impl GoalSetBuilder<'_> {
         let mut branch_goal: BTreeMap<usize, GoalId> = BTreeMap::new();
         let mut branchless_goal: BTreeMap<usize, GoalId> = BTreeMap::new();
         let mut outside: BTreeSet<GoalId> = BTreeSet::new();
+        set.by_criterion = vec![Vec::new(); criteria.len()];
         for (index, criterion) in criteria.iter().enumerate() {
-            let index = u8::try_from(index).unwrap_or(u8::MAX);
             let hierarchy = criterion.in_hierarchy();
             for part in &parts {
                 let class = ClassGoals::new(
@@ -289,7 +291,14 @@ impl GoalSetBuilder<'_> {
                     part.lines.clone(),
                 );
                 for goal in criterion.goals(&class) {
-                    let id = push_goal(&mut set, criterion.name(), index, goal);
+                    let Some(id) = push_goal(&mut set, criterion.name(), index, goal) else {
+                        set.notes.push(format!(
+                            "criterion {}: a goal's link {:?} names nothing of the goal set; left out",
+                            criterion.name(),
+                            goal.link
+                        ));
+                        continue;
+                    };
                     if !hierarchy {
                         outside.insert(id);
                         continue;
@@ -366,16 +375,27 @@ impl GoalSetBuilder<'_> {
     }
 }
 
-fn push_goal(set: &mut GoalSet, criterion: &'static str, index: u8, goal: NewGoal) -> GoalId {
-    let id = GoalId(set.goals.len() as u32);
-    let described = describe(set, id, criterion, goal);
+/// Adds a goal of the criterion at `index` of the configuration; `None` when its link names
+/// nothing of the goal set.
+fn push_goal(
+    set: &mut GoalSet,
+    criterion: &'static str,
+    index: usize,
+    goal: NewGoal,
+) -> Option<GoalId> {
+    let id = GoalId(u32::try_from(set.goals.len()).ok()?);
+    let described = describe(set, id, criterion, goal)?;
     set.goals.push(described);
     set.links.push(goal.link);
-    set.criterion_index.push(index);
-    id
+    set.criterion_index
+        .push(u16::try_from(index).unwrap_or(u16::MAX));
+    if let Some(list) = set.by_criterion.get_mut(index) {
+        list.push(id);
+    }
+    Some(id)
 }
 
-fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -> Goal {
+fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -> Option<Goal> {
     let NewGoal { link, suffix } = goal;
     let method_name = |m: usize| {
         let cm = &set.methods[m];
@@ -387,7 +407,7 @@ fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -
             cm.signature()
         )
     };
-    let (class, line, reachable) = set.placed(link);
+    let (class, line, reachable) = set.placed(link)?;
     let dead = if reachable { "" } else { " [unreachable]" };
     let (target, description) = match link {
         Link::Branch(n) => {
@@ -441,7 +461,7 @@ fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -
             )
         }
     };
-    Goal {
+    Some(Goal {
         id,
         criterion,
         class,
@@ -449,7 +469,7 @@ fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -
         line,
         reachable,
         description: description + suffix,
-    }
+    })
 }
 
 /// `throws` clauses by (name, descriptor), as binary names.
@@ -631,11 +651,13 @@ fn add_lines(
             continue;
         }
         let mut controls = BTreeSet::new();
+        let mut methods = BTreeSet::new();
         let mut reachable = false;
         let mut any = false;
         for &(k, blk) in blocks.get(&lp.line).into_iter().flatten() {
             let inc = &included[k];
             any = true;
+            methods.insert(inc.method);
             reachable |= inc.body.cfg.block(blk).reachable;
             block_controls(inc.body, blk, inc.method, &edge_nodes[k], &mut controls);
         }
@@ -645,6 +667,7 @@ fn add_lines(
             probe: lp.id,
             controls: controls.into_iter().collect(),
             reachable: reachable || !any,
+            methods: methods.into_iter().collect(),
         });
     }
 }

@@ -311,3 +311,100 @@ proptest::proptest! {
         }
     }
 }
+
+/// A criterion from outside with goals found at run time: each method a test entered, once,
+/// as a goal of its own (covered by entering it).
+#[derive(Debug)]
+struct Seen;
+
+impl crate::Criterion for Seen {
+    fn name(&self) -> &'static str {
+        "seen"
+    }
+
+    fn summary(&self) -> &'static str {
+        "every method some test entered"
+    }
+
+    fn goals(&self, _class: &ClassGoals<'_>) -> Vec<crate::NewGoal> {
+        Vec::new()
+    }
+
+    fn discover(&self, set: &mut GoalSet, trace: &Trace) -> Vec<GoalId> {
+        let entered: Vec<usize> = (0..set.methods().len())
+            .filter(|&m| trace.method_entered(set.methods()[m].probe))
+            .filter(|&m| !set.links_of("seen").any(|l| l == Link::Method(m)))
+            .collect();
+        entered
+            .into_iter()
+            .filter_map(|m| {
+                let cm = &set.methods()[m];
+                let target = Target::Method {
+                    method: cm.id,
+                    probe: cm.probe,
+                };
+                let description = format!("{} seen", cm.name);
+                set.add_goal("seen", Link::Method(m), target, description)
+                    .ok()
+            })
+            .collect()
+    }
+
+    fn suite_term(&self, _set: &GoalSet, _suite: &dyn crate::SuiteView) -> f64 {
+        0.0
+    }
+
+    fn max_suite_term(&self, _set: &GoalSet) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn goals_found_at_run_time_by_a_criterion_from_outside_are_covered() {
+    let s = sample();
+    let mut registry = crate::CriterionRegistry::builtin();
+    registry.register(std::sync::Arc::new(Seen)).unwrap();
+    let mut goals = s.goals(Config {
+        criteria: registry.parse("branch,seen").unwrap(),
+        ..Config::default()
+    });
+    let before = goals.goals().len();
+    let abs = goals
+        .methods()
+        .iter()
+        .position(|m| m.name == "abs")
+        .unwrap();
+    let mut t = Trace::new();
+    t.add_method(goals.methods()[abs].probe);
+    let new = goals.discover_goals(&t);
+    assert_eq!(new.len(), 1);
+    assert!(goals.discover_goals(&t).is_empty(), "found once");
+    assert_eq!(goals.goals().len(), before + 1);
+    assert_eq!(goals.goal(new[0]).unwrap().criterion, "seen");
+    // Covered as the index-free reference says, through `covered` (what the archive reads).
+    assert!(goals.covered(&t).contains(&new[0]));
+    assert_eq!(goals.covered(&t), goals.covered_by_every_goal(&t));
+    assert!(goals.reached(new[0], &t) && !goals.covered(&Trace::new()).contains(&new[0]));
+    // What add_goal refuses: another criterion's name, a link that names nothing, an
+    // exception link without an exception.
+    let target = || Target::Method {
+        method: goals.methods()[abs].id,
+        probe: goals.methods()[abs].probe,
+    };
+    let (t1, t2, t3) = (target(), target(), target());
+    assert!(
+        goals
+            .add_goal("line", Link::Method(abs), t1, "x".into())
+            .is_err()
+    );
+    assert!(
+        goals
+            .add_goal("seen", Link::Method(9_999), t2, "x".into())
+            .is_err()
+    );
+    assert!(
+        goals
+            .add_goal("seen", Link::Exception(abs), t3, "x".into())
+            .is_err()
+    );
+}

@@ -4,8 +4,8 @@
 //! [`SuiteScorer`] from a fold of compiled traces (what the search uses). Each offers the
 //! criteria a [`SuiteView`](crate::criteria::SuiteView) of the suite.
 //!
-//! All terms read the merged trace of the suite ([`Trace::merged`]): hits add up over tests,
-//! distances are the smallest any test reached.
+//! The reference reads the merged trace of the suite ([`Trace::merged`]: hits add up over
+//! tests, distances are the smallest any test reached); the scorer reads its fold.
 //!
 //! - **branch**: `|M| − |M_T| + Σ_b d(b, T)`, with `M` the methods with goals, `M_T` those
 //!   entered, and `d(b, T)` = 0 when `b` was taken, `ν(d_min(b, T))` when its predicate ran at
@@ -215,12 +215,33 @@ impl SuiteView for MergedView<'_> {
             .count()
     }
 
+    fn method_entered(&self, method: usize) -> bool {
+        self.set
+            .methods
+            .get(method)
+            .is_some_and(|m| self.suite.method_entered(m.probe))
+    }
+
     fn lines_hit(&self) -> usize {
         self.set
             .lines
             .iter()
             .filter(|l| self.suite.line_hit(l.probe))
             .count()
+    }
+
+    fn line_hit(&self, line: usize) -> bool {
+        self.set
+            .lines
+            .get(line)
+            .is_some_and(|l| self.suite.line_hit(l.probe))
+    }
+
+    fn branch_taken(&self, branch: usize) -> bool {
+        self.set
+            .branches
+            .get(branch)
+            .is_some_and(|b| self.suite.branch(b.slot).0 > 0)
     }
 
     fn for_each_open_branch(&self, f: &mut dyn FnMut(usize, bool, f64)) {

@@ -746,8 +746,20 @@ impl SuiteView for FoldView<'_> {
         ones(&self.scorer.entered)
     }
 
+    fn method_entered(&self, method: usize) -> bool {
+        bit(&self.scorer.entered, method)
+    }
+
     fn lines_hit(&self) -> usize {
         ones(&self.scorer.lines)
+    }
+
+    fn line_hit(&self, line: usize) -> bool {
+        bit(&self.scorer.lines, line)
+    }
+
+    fn branch_taken(&self, branch: usize) -> bool {
+        self.scorer.branch_taken(branch)
     }
 
     fn for_each_open_branch(&self, each: &mut dyn FnMut(usize, bool, f64)) {

@@ -48,13 +48,13 @@ pub struct EngineConfig {
     pub bloat_factor: f64,
     /// Random tests run per batch by random search.
     pub random_batch: usize,
-    /// Tests handed to the host at once while the search builds the next ones (every
-    /// algorithm: MOSA, DynaMOSA, whole-suite, random, single-target): building overlaps
+    /// Tests handed to the host at once while the search builds the next ones (every built-in
+    /// algorithm, and MIO, streams through [`Run::execute_streamed`](super::Run::execute_streamed)): building overlaps
     /// running, and the next chunk waits in the worker's pipe while the worker runs the
     /// current one; the first chunk of a generation is a quarter of this, so that the worker
     /// starts soon. 0 builds a whole generation before running it. Default 10: on 2 cores,
-    /// 1.0–1.34× the statements per second of whole generations (benches/results/history.md); 5
-    /// and 25 did no better (rechecked in the tenth increment: 5, 20 and 40). The tests built
+    /// 1.0–1.34× the statements per second of whole generations (benches/results/history.md); 5,
+    /// 20, 25 and 40 did no better. The tests built
     /// do not depend on it; under a statement budget neither does the suite,
     /// except where the last generation stops (with 0, a generation of more than 128 new
     /// tests stops between batches of 128 once the budget is spent; streamed generations run

@@ -4,8 +4,9 @@
 //! [`Executor`]) and the goal set. Tests are identified
 //! by their [`TestId`]: an operator that changes a test gives it a fresh id, so a test whose id
 //! already has a [`Trace`] is never run again (the whole-suite paper's "only re-execute tests
-//! that changed"). New tests of a generation go to the host in one batch, which the host spreads
-//! over its workers.
+//! that changed"). New tests of a generation go to the host in a batch ([`Evaluator::run`]) or
+//! in chunks streamed while the next are built ([`Evaluator::run_streamed`]); the host spreads
+//! them over its workers.
 //!
 //! It also keeps the books: statements executed, tests executed, fitness evaluations, the wall
 //! time spent inside the host (the rest is search, fitness and bookkeeping), the exception

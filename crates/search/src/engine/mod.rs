@@ -16,7 +16,8 @@
 //! - **single target**: one goal at a time, the budget shared among the goals and
 //!   redistributed after each round (the whole-suite paper's comparison).
 //!
-//! Each generation's new tests go to the host in one batch. With a statement budget only, the
+//! Each generation's new tests go to the host in chunks, built while earlier chunks run
+//! ([`Run::execute_streamed`]). With a statement budget only, the
 //! same class path, CUT and seed give the same suite (the engine's state depends only on the
 //! RNG and on execution results, which are deterministic).
 //!
@@ -53,7 +54,7 @@ pub use budget::{Budget, Usage};
 pub use config::{EngineConfig, ScoreAhead};
 pub use evaluate::{Chunk, Evaluator, Prepared, Scoring};
 pub use minimise::{Minimised, minimise};
-pub use mosa::Mosa;
+pub use mosa::{Mosa, dominates};
 pub use random_search::RandomSearch;
 pub use run::{Observer, Progress, Quiet, Run, SearchResult};
 pub use single_target::SingleTarget;

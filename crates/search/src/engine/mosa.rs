@@ -102,8 +102,9 @@ impl VectorCache {
     }
 }
 
-/// Whether `a` dominates `b` (no worse on every objective, better on one).
-fn dominates(a: &[f64], b: &[f64]) -> bool {
+/// Whether `a` dominates `b` (no worse on every objective, better on one; lower is better).
+#[must_use]
+pub fn dominates(a: &[f64], b: &[f64]) -> bool {
     let mut better = false;
     for (x, y) in a.iter().zip(b) {
         if x > y {
