@@ -17,7 +17,8 @@
 #   ROUNDS=4 CLASS=org.apache.commons.lang3.math.Fraction benches/scripts/build-ab.sh /tmp/base /tmp/change
 #   SECONDS_BUDGET=60 ROUNDS=3 benches/scripts/build-ab.sh /tmp/base /tmp/change /tmp/change,--score-ahead,off
 #
-# Environment: CLASS (org.apache.commons.lang3.Conversion), STATEMENTS (2000000), SECONDS_BUDGET
+# Environment: CLASS (org.apache.commons.lang3.Conversion), ALGORITHM (whole-suite),
+# STATEMENTS (2000000), SECONDS_BUDGET
 # (a time budget in seconds instead of the statement budget: the searches then differ, and the
 # summary's ratio is of statements per second, not of wall time), ROUNDS (8), OUT (JSON lines,
 # appended to as each run ends, each with its `build` and `round`; none by default). Needs
@@ -78,7 +79,7 @@ for round in $(seq 1 "$ROUNDS"); do
         flags=()
         [ "$spec" = "$b" ] || IFS=, read -r -a flags <<< "${spec#*,}"
         "$b"/target/release/search-bench --cp "$J/commons-lang3.jar:$J/guava.jar" --class "$CLASS" \
-            --algorithm whole-suite "${budget[@]}" --no-minimise "${flags[@]}" > "$log" 2>&1 || true
+            --algorithm "${ALGORITHM:-whole-suite}" "${budget[@]}" --no-minimise "${flags[@]}" > "$log" 2>&1 || true
         line=$(grep '^{' "$log" | sed "s/^{/{\"build\":\"$name\",\"round\":$round,/") || {
             echo "$name, round $round: no result; its output ends:" >&2
             tail -n 5 "$log" >&2

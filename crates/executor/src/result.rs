@@ -215,6 +215,9 @@ pub mod packed {
         fn get(b: &[u8]) -> Self;
     }
 
+    // The record functions are `#[inline]`: the protocol decodes tables in another crate
+    // (the host's), which would otherwise call them once per record.
+    #[inline]
     fn u32_at(b: &[u8], at: usize) -> u32 {
         let mut w = [0; 4];
         w.copy_from_slice(&b[at..at + 4]);
@@ -223,10 +226,12 @@ pub mod packed {
 
     impl Record for (u32, u32) {
         const SIZE: usize = 8;
+        #[inline]
         fn put(self, out: &mut Vec<u8>) {
             out.extend_from_slice(&self.0.to_le_bytes());
             out.extend_from_slice(&self.1.to_le_bytes());
         }
+        #[inline]
         fn get(b: &[u8]) -> Self {
             (u32_at(b, 0), u32_at(b, 4))
         }
@@ -234,11 +239,13 @@ pub mod packed {
 
     impl Record for (u32, u32, f64) {
         const SIZE: usize = 16;
+        #[inline]
         fn put(self, out: &mut Vec<u8>) {
             out.extend_from_slice(&self.0.to_le_bytes());
             out.extend_from_slice(&self.1.to_le_bytes());
             out.extend_from_slice(&self.2.to_le_bytes());
         }
+        #[inline]
         fn get(b: &[u8]) -> Self {
             let mut d = [0; 8];
             d.copy_from_slice(&b[8..16]);

@@ -265,6 +265,7 @@ pub(crate) struct LineNode {
 }
 
 /// The hash [`GoalSet::resolve`] looks methods up by (fixed seed: the same in every run).
+#[inline]
 fn member_hash(class: &str, name: &str, descriptor: &str) -> u64 {
     FixedState::default().hash_one((class, name, descriptor))
 }

@@ -12,7 +12,6 @@
 
 use super::{Criterion, NewGoal, SuiteView, names};
 use crate::Trace;
-use crate::distance::normalize;
 use crate::goals::{ClassGoals, GoalSet, Link, Target};
 use crate::ids::GoalId;
 
@@ -57,12 +56,10 @@ impl Criterion for Branch {
     }
 
     fn suite_term(&self, set: &GoalSet, suite: &dyn SuiteView) -> f64 {
-        let mut sum = set.methods().len().saturating_sub(suite.methods_entered()) as f64;
-        // Only the outcomes not taken add to the sum (the others add 0), in branch order.
-        suite.for_each_open_branch(&mut |_, twice, distance| {
-            sum += if twice { normalize(distance) } else { 1.0 };
-        });
-        sum
+        // Methods not entered, then only the outcomes not taken (the others add 0), in
+        // branch order.
+        let unentered = set.methods().len().saturating_sub(suite.methods_entered()) as f64;
+        suite.add_branch_distances(unentered)
     }
 
     fn max_suite_term(&self, set: &GoalSet) -> f64 {

@@ -133,6 +133,18 @@ pub trait SuiteView {
     fn line_hit(&self, line: usize) -> bool;
     /// Whether the suite took branch node `branch`.
     fn branch_taken(&self, branch: usize) -> bool;
+    /// `sum` plus the whole-suite paper's `Σ_b d(b, T)` over the branch nodes, each term added
+    /// in index order (so that the sum is the same, to the last bit, whichever view computes
+    /// it): nothing for a branch the suite took, ν(smallest distance) for one whose predicate it
+    /// evaluated at least twice, 1 otherwise. What
+    /// [`for_each_open_branch`](Self::for_each_open_branch) gives, computed by each view its
+    /// fastest way: the branch term reads it for every suite scored.
+    fn add_branch_distances(&self, mut sum: f64) -> f64 {
+        self.for_each_open_branch(&mut |_, twice, d| {
+            sum += if twice { crate::normalize(d) } else { 1.0 };
+        });
+        sum
+    }
     /// Calls `f(branch, twice, distance)` for each branch node the suite did not take, in
     /// index order: `twice` when its predicate was evaluated at least twice, `distance` the
     /// smallest branch distance a test of the suite reached (`+∞` when none).

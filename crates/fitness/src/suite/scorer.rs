@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::Trace;
 use crate::criteria::SuiteView;
+use crate::distance::normalize;
 use crate::goals::{GoalSet, Link};
 use crate::ids::ClassIndex;
 
@@ -793,6 +794,34 @@ impl SuiteView for FoldView<'_> {
                 .unwrap_or(f64::INFINITY);
             each(n, bit(&s.twice, b.predicate), d);
         }
+    }
+
+    fn add_branch_distances(&self, mut sum: f64) -> f64 {
+        let s = self.scorer;
+        if !s.branches_in_slot_order {
+            self.for_each_open_branch(&mut |_, twice, d| {
+                sum += if twice { normalize(d) } else { 1.0 };
+            });
+            return sum;
+        }
+        // The loop of `for_each_open_branch` with the term inline: it runs for every suite
+        // the search scores.
+        for (w, (&mask, &taken)) in s.branch_slots.iter().zip(&s.taken).enumerate() {
+            let mut open = mask & !taken;
+            while open != 0 {
+                let i = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let Some(&p) = s.slot_predicate.get(i).filter(|&&p| p != NONE) else {
+                    continue;
+                };
+                sum += if bit(&s.twice, p as usize) {
+                    normalize(s.distance.get(i).copied().unwrap_or(f64::INFINITY))
+                } else {
+                    1.0
+                };
+            }
+        }
+        sum
     }
 
     fn called(&self, method: usize) -> Option<bool> {
