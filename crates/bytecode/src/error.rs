@@ -100,6 +100,10 @@ pub enum Error {
     /// A requested class is not on the class path.
     #[error("class {0} not found on the class path")]
     ClassNotFound(String),
+    /// An output directory that holds files, where replacing them was not asked for: the
+    /// user's files are never replaced silently.
+    #[error("output directory {} is not empty", .0.display())]
+    OutputNotEmpty(PathBuf),
     /// A class-path entry that is neither a directory, a jar/zip, a jmod nor a JDK image.
     #[error("bad class path entry {path}: {detail}")]
     BadClassPathEntry {

@@ -233,7 +233,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let tty = std::io::stderr().is_terminal();
             let start = Instant::now();
-            let (rep, _map) = offline::instrument_classpath(
+            let instrumented = offline::instrument_classpath(
                 &cp,
                 &out,
                 &cfg,
@@ -246,7 +246,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         }
                     }
                 },
-            )?;
+            );
+            let (rep, _map) = match instrumented {
+                Err(e @ ferrosuite_bytecode::Error::OutputNotEmpty(_)) => {
+                    bail!("{e} (pass --overwrite to replace its files)")
+                }
+                other => other?,
+            };
             let secs = start.elapsed().as_secs_f64();
             out!(
                 "instrumented {} classes ({} copied unchanged, {} failed) into {} in {secs:.2} s",

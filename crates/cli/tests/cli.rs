@@ -141,7 +141,7 @@ fn instrument_then_run_then_report() {
     let err = normalise(&String::from_utf8_lossy(&again.stderr), &[(&out, "<OUT>")]);
     assert_eq!(
         err,
-        "error: bad class path entry <OUT>: output directory is not empty (pass --overwrite to replace its files)\n"
+        "error: output directory <OUT> is not empty (pass --overwrite to replace its files)\n"
     );
     let ok = ferrosuite(&[
         "instrument",

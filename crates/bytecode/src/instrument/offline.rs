@@ -109,11 +109,7 @@ fn check_output(out: &Path, cp: &ClassPath, overwrite: bool) -> Result<()> {
         }
         let non_empty = std::fs::read_dir(out).map_err(io_at(out))?.next().is_some();
         if non_empty && !overwrite {
-            return Err(Error::BadClassPathEntry {
-                path: out.to_path_buf(),
-                detail: "output directory is not empty (pass --overwrite to replace its files)"
-                    .into(),
-            });
+            return Err(Error::OutputNotEmpty(out.to_path_buf()));
         }
     }
     Ok(())

@@ -1,3 +1,6 @@
+//! The host on the fixtures: values, exceptions and branches of the Stack, the same results
+//! in fresh, reused and parallel workers, streams, inspectors and compared values.
+
 use ferrosuite_exec::{Observed, Outcome, Status};
 use ferrosuite_testcase::statement::{JDouble, JFloat};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};

@@ -1,3 +1,6 @@
+//! The test model: serde round trips (JSON and postcard, special floats), validation errors
+//! that name the statement, and the model's operations.
+
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::statement::{JDouble, JFloat, Prim, Statement, Test, VarRef};
 use proptest::prelude::*;
