@@ -16,7 +16,7 @@ if ! command -v dpkg-query > /dev/null || ! command -v apt-get > /dev/null; then
   exit 1
 fi
 pkgs=(default-jdk-headless unzip libcommons-lang3-java libguava-java libjoda-time-java libcommons-math3-java
-      libcommons-collections4-java libjacoco-java libasm-java junit5 junit4 libmockito-java graphviz)
+      libcommons-collections4-java libjacoco-java libasm-java junit5 junit4 libmockito-java graphviz maven)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,3 +17,4 @@ cargo test --workspace --doc -q
 scripts/no-jdk-build.sh
 scripts/semantics.sh
 scripts/e2e.sh
+scripts/maven-e2e.sh

@@ -104,6 +104,41 @@ pub enum Error {
     /// user's files are never replaced silently.
     #[error("output directory {} is not empty", .0.display())]
     OutputNotEmpty(PathBuf),
+    /// A directory named as a JDK that is none (no `bin/javac`, no `release` version).
+    #[error("{} is not a JDK: {detail}", home.display())]
+    NotAJdk {
+        /// The directory.
+        home: PathBuf,
+        /// What is missing.
+        detail: String,
+    },
+    /// The JDK named explicitly cannot load the class files.
+    #[error(
+        "class files of version {major} need Java {needed} or newer; the JDK at {} is Java {feature}",
+        home.display()
+    )]
+    JdkTooOld {
+        /// The JDK's home.
+        home: PathBuf,
+        /// Its feature version.
+        feature: u16,
+        /// The class-file major version.
+        major: u16,
+        /// The feature version needed.
+        needed: u16,
+    },
+    /// No JDK on the machine loads the class files.
+    #[error(
+        "class files of version {major} need Java {needed} or newer, and {found}: install a JDK {needed} or newer, or set JAVA_HOME to one"
+    )]
+    NoJdkFor {
+        /// The class-file major version.
+        major: u16,
+        /// The feature version needed.
+        needed: u16,
+        /// The JDKs found and where they were looked for.
+        found: String,
+    },
     /// A class-path entry that is neither a directory, a jar/zip, a jmod nor a JDK image.
     #[error("bad class path entry {path}: {detail}")]
     BadClassPathEntry {

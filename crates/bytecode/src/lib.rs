@@ -27,6 +27,7 @@ pub mod error;
 pub mod hierarchy;
 pub mod insn;
 pub mod instrument;
+pub mod jdk;
 pub mod mutf8;
 pub mod opcodes;
 pub mod stackmap;

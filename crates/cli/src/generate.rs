@@ -1,6 +1,7 @@
 //! `ferrosuite generate`: arguments → a `ferrosuite_generate::batch::Batch`, run by the
-//! library (several classes at once with `--jobs`); this module prints its events on stderr,
-//! the summary table on stdout and writes the JSON report.
+//! library (several classes at once with `--jobs`, a share of them with `--shard`); this
+//! module prints its events on stderr, the summary table on stdout and writes the JSON
+//! report. `ferrosuite merge` joins the reports of shards.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -11,10 +12,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use ferrosuite_emit::JUnit;
 use ferrosuite_exec::WorkerProgram;
+use ferrosuite_generate::Config;
 use ferrosuite_generate::batch::{
-    Batch, Entry, Event, Events, check_classpath, package_classes, run_batch,
+    Batch, Entry, Event, Events, Report, check_classpath, package_classes, run_batch,
 };
-use ferrosuite_generate::{Config, Error};
+use ferrosuite_generate::shard::{Shard, merge};
 use ferrosuite_generate::{algorithms, criteria};
 use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 
@@ -22,8 +24,13 @@ use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 #[derive(clap::Args, Debug)]
 pub struct Request {
     /// The class path of the code under test: directories and jars separated by ':'.
-    #[arg(long, short = 'c')]
-    pub classpath: String,
+    #[arg(long, short = 'c', conflicts_with = "project")]
+    pub classpath: Option<String>,
+    /// A Maven project's directory (pom.xml, multi-module included): Maven compiles it and
+    /// gives the class paths; the project's JUnit, Mockito and compiler release are used;
+    /// tests go to each module's src/test/java. Default classes: every testable class.
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
     /// A class to test (binary name, e.g. com.example.Stack); repeatable.
     #[arg(long = "class")]
     pub classes: Vec<String>,
@@ -45,15 +52,16 @@ pub struct Request {
     pub algorithm: Option<String>,
     #[arg(long, help = criteria_help())]
     pub criteria: Option<String>,
-    /// JUnit version of the emitted tests: 4 or 5.
-    #[arg(long, default_value_t = 5)]
-    pub junit: u8,
+    /// JUnit version of the emitted tests: 4 or 5 (default 5, or what the project's tests use).
+    #[arg(long)]
+    pub junit: Option<u8>,
     /// Name of each test class after the class under test's: <Class><SUFFIX>.
     #[arg(long, default_value = "Test")]
     pub test_suffix: String,
-    /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java.
-    #[arg(long, short = 'o', default_value = "ferrosuite-tests")]
-    pub out: PathBuf,
+    /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java (default
+    /// ferrosuite-tests; with --project, each module's directory).
+    #[arg(long, short = 'o', conflicts_with = "project")]
+    pub out: Option<PathBuf>,
     /// Classes processed at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
@@ -63,15 +71,30 @@ pub struct Request {
     /// Time limit of one test during the search, in milliseconds.
     #[arg(long = "timeout", default_value_t = 3000)]
     pub timeout_ms: u64,
-    /// `javac --release` level the emitted tests compile with.
-    #[arg(long, default_value_t = 8)]
-    pub release: u16,
+    /// `javac --release` level the emitted tests compile with (default: the Java version of
+    /// the class files, 8 at least).
+    #[arg(long)]
+    pub release: Option<u16>,
+    /// Jars and directories the tests may use (JUnit, Mockito, test libraries), ':'-separated;
+    /// JUnit is looked up here first, then in ~/.m2/repository, then in /usr/share/java.
+    #[arg(long, value_name = "CP")]
+    pub test_classpath: Option<String>,
+    /// The JDK that runs and validates the tests (default: `JAVA_HOME` when it loads the class
+    /// files, else the oldest installed JDK that does, e.g. under /usr/lib/jvm).
+    #[arg(long, value_name = "DIR")]
+    pub java_home: Option<PathBuf>,
     /// Do not compile and run the emitted tests (they may then not compile or fail).
     #[arg(long)]
     pub no_validate: bool,
-    /// Replace existing test files.
+    /// Replace the test files an earlier run wrote (else their classes are skipped, so that
+    /// a run cut short resumes). Files ferrosuite did not write are never replaced: the tests
+    /// then go to another name.
     #[arg(long)]
     pub overwrite: bool,
+    /// Take only share K of N of the classes (K from 0 to N-1; balanced by class size, the
+    /// same on every machine); join the shards' reports with `ferrosuite merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Where to write the JSON report (default OUT/ferrosuite-report.json).
     #[arg(long)]
     pub report: Option<PathBuf>,
@@ -122,15 +145,24 @@ pub fn parse_duration(s: &str) -> Result<Duration> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// Converts the request into a batch and runs it: progress on stderr, a line per class, the
-/// summary table on stdout, the report written.
+/// Converts the request into batches and runs them: progress on stderr, a line per class,
+/// the summary table on stdout, the report written.
 pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
-    let classpath: Vec<PathBuf> = req
-        .classpath
-        .split(':')
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .collect();
+    let config = base_config(req, algorithms)?;
+    let shard = match &req.shard {
+        Some(s) => Some(
+            s.parse::<Shard>()
+                .map_err(|e| anyhow::anyhow!("--shard {e}"))?,
+        ),
+        None => None,
+    };
+    if let Some(dir) = &req.project {
+        return crate::project::run(req, &config, shard, dir);
+    }
+    let Some(cp) = &req.classpath else {
+        bail!("nothing to test: give --classpath (-c) or --project");
+    };
+    let classpath = split_classpath(cp);
     check_classpath(&classpath)?;
     let mut classes = req.classes.clone();
     if let Some(p) = &req.package {
@@ -138,6 +170,41 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
     }
     if classes.is_empty() {
         bail!("nothing to do: give --class (repeatable) or --package");
+    }
+    let mut config = config;
+    config.classpath = classpath;
+    let out = req
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("ferrosuite-tests"));
+    let report_path = req
+        .report
+        .clone()
+        .unwrap_or_else(|| out.join("ferrosuite-report.json"));
+    let report = execute(req, config, classes, out, shard, &report_path)?;
+    Ok(if report.all_generated() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
+}
+
+/// `a:b:c` as paths (empty parts dropped).
+pub fn split_classpath(cp: &str) -> Vec<PathBuf> {
+    cp.split(':')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// The settings every class of the request gets (the class path and classes aside).
+fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
+    if let Some(tcp) = &req.test_classpath {
+        for p in split_classpath(tcp) {
+            if !p.exists() {
+                bail!("--test-classpath entry {} does not exist", p.display());
+            }
+        }
     }
     let time = match (&req.budget, req.max_statements) {
         (Some(b), _) => Some(parse_duration(b)?),
@@ -150,13 +217,14 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
         evaluations: None,
     };
     let mut config = Config {
-        classpath,
         budget,
         seed: req.seed,
         workers: req.workers.max(1),
         test_timeout: Duration::from_millis(req.timeout_ms),
         release: req.release,
         validate: !req.no_validate,
+        java_home: req.java_home.clone(),
+        test_classpath: split_classpath(req.test_classpath.as_deref().unwrap_or("")),
         ..Config::default()
     };
     if let Some(a) = &req.algorithm {
@@ -168,9 +236,9 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
             .map_err(|e| anyhow::anyhow!("--criteria {c:?}: {e}"))?;
     }
     config.emit.junit = match req.junit {
-        4 => JUnit::Four,
-        5 => JUnit::Five,
-        n => bail!("--junit {n}: use 4 or 5"),
+        Some(4) => JUnit::Four,
+        Some(5) | None => JUnit::Five,
+        Some(n) => bail!("--junit {n}: use 4 or 5"),
     };
     if req.test_suffix.is_empty()
         || !req
@@ -189,50 +257,105 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
         program: exe,
         args: vec!["__worker".into()],
     });
+    Ok(config)
+}
+
+/// Runs one batch (`classes` with `config`, tests under `out`), prints the summary table and
+/// writes the report to `report_path`.
+pub fn execute(
+    req: &Request,
+    config: Config,
+    classes: Vec<String>,
+    out: PathBuf,
+    shard: Option<Shard>,
+    report_path: &std::path::Path,
+) -> Result<Report> {
     let batch = Batch {
         config,
         classes,
-        out: req.out.clone(),
+        out,
         overwrite: req.overwrite,
         jobs: req.jobs,
+        shard,
     };
-    let printer = Printer::new(std::io::stderr().is_terminal());
-    let report = match run_batch(&batch, &printer) {
-        Ok(r) => r,
-        Err(Error::Exists(path)) => bail!(
-            "{} exists: pass --overwrite to replace it, or choose another --out",
-            path.display()
-        ),
-        Err(e) => return Err(e.into()),
-    };
+    let printer = Printer::new(std::io::stderr().is_terminal(), req.jobs.max(1));
+    let report = run_batch(&batch, &printer)?;
     summary(&report.classes)?;
-    let report_path = req
-        .report
-        .clone()
-        .unwrap_or_else(|| req.out.join("ferrosuite-report.json"));
-    report.write(&report_path)?;
+    report.write(report_path)?;
     out!("report: {}", report_path.display());
-    Ok(if report.all_generated() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(3)
-    })
+    Ok(report)
 }
 
 /// Prints a batch's events on stderr: a progress bar per class (redrawn in place on a
-/// terminal, a line every 5 s otherwise), and a line when a class is done.
+/// terminal, a line every 5 s otherwise), a line when a class is done, and after it the
+/// whole run's progress: classes done of total, branch coverage so far, time left.
 struct Printer {
     tty: bool,
     /// When each class's bar was last drawn.
     last: Mutex<Vec<Option<Instant>>>,
+    /// The run so far.
+    overall: Mutex<Overall>,
+    /// Classes processed at once.
+    jobs: usize,
+    started: Instant,
+}
+
+/// The whole run's figures so far.
+#[derive(Default)]
+struct Overall {
+    done: usize,
+    /// Classes that ran the pipeline (not skipped), and their wall time.
+    ran: usize,
+    seconds: f64,
+    branches: usize,
+    covered: usize,
 }
 
 impl Printer {
-    fn new(tty: bool) -> Self {
+    fn new(tty: bool, jobs: usize) -> Self {
         Printer {
             tty,
             last: Mutex::new(Vec::new()),
+            overall: Mutex::new(Overall::default()),
+            jobs,
+            started: Instant::now(),
         }
+    }
+
+    /// The overall line after a class is done.
+    fn overall(&self, total: usize, e: &Entry) {
+        let mut o = self
+            .overall
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        o.done += 1;
+        if let Some(g) = &e.generated {
+            o.ran += 1;
+            o.seconds += g.seconds;
+            o.branches += g.branches;
+            o.covered += g.branches_covered;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let coverage = if o.branches == 0 {
+            String::from("-")
+        } else {
+            format!("{:.1} %", 100.0 * o.covered as f64 / o.branches as f64)
+        };
+        let left = total - o.done;
+        #[allow(clippy::cast_precision_loss)]
+        let eta = if o.ran == 0 || left == 0 {
+            Duration::ZERO
+        } else {
+            // The classes left, at the mean time per class so far, `jobs` at a time.
+            let per = o.seconds / o.ran as f64;
+            Duration::from_secs_f64(per * left.div_ceil(self.jobs) as f64)
+        };
+        eprintln!(
+            "[overall] {}/{total} classes done, branch coverage so far {coverage}, {} elapsed, about {} left",
+            o.done,
+            clock(self.started.elapsed()),
+            clock(eta)
+        );
     }
 
     fn progress(&self, index: usize, total: usize, class: &str, p: &Progress) {
@@ -278,6 +401,13 @@ impl Printer {
             eprint!("\r\x1b[K");
         }
         let class = &e.class;
+        if let Some(note) = &e.note {
+            eprintln!("[{}/{total}] {class}: {note}", index + 1);
+        }
+        if e.status == "skipped" {
+            self.overall(total, e);
+            return;
+        }
         match (&e.generated, &e.error) {
             (Some(g), None) => eprintln!(
                 "[{}/{total}] {class}: {} tests, {}/{} branches, {:.1} s{}",
@@ -298,6 +428,17 @@ impl Printer {
                 error.as_deref().unwrap_or("")
             ),
         }
+        self.overall(total, e);
+    }
+}
+
+/// `1h02m`, `3m05s`, `42s`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, _) => format!("{h}h{m:02}m"),
     }
 }
 
@@ -328,6 +469,26 @@ impl Events for Printer {
             } => self.finished(index, total, entry),
         }
     }
+}
+
+/// `ferrosuite merge`: the shards' reports joined into one, written to `out` (if given) and
+/// summarised on stdout. Exit 3 when a class has no test class, as for `generate`.
+pub fn merge_reports(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<ExitCode> {
+    let mut reports = Vec::new();
+    for f in files {
+        reports.push((f.display().to_string(), Report::read(f)?));
+    }
+    let merged = merge(reports)?;
+    summary(&merged.classes)?;
+    if let Some(out) = out {
+        merged.write(out)?;
+        out!("report: {}", out.display());
+    }
+    Ok(if merged.all_generated() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
 }
 
 fn summary(entries: &[Entry]) -> Result<()> {
@@ -363,6 +524,20 @@ fn summary(entries: &[Entry]) -> Result<()> {
                 g.statements_executed,
                 g.seconds,
                 e.status
+            );
+        } else if e.status == "skipped" {
+            out!(
+                "{:<width$}  {:>13}  {:>11}  {:>5}  {:>10}  {:>7}  skipped: {}",
+                e.class,
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                e.file
+                    .as_ref()
+                    .map(|f| f.display().to_string())
+                    .unwrap_or_default()
             );
         } else {
             out!(

@@ -16,6 +16,7 @@ macro_rules! out {
 
 mod analyze;
 mod generate;
+mod project;
 mod run;
 
 /// The allocator of the master and of the workers (the binary is its own worker): see the
@@ -175,8 +176,16 @@ enum Command {
     },
     /// Generate JUnit tests for classes: search, assertions, stability check, validation with
     /// javac and JUnit; files go to OUT/src/test/java.
-    #[command(group = clap::ArgGroup::new("cuts").required(true).multiple(true).args(["classes", "package"]))]
     Generate(generate::Request),
+    /// Join the JSON reports of the shards of a `generate --shard` run into one report.
+    Merge {
+        /// The shards' reports (ferrosuite-report.json of each).
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Where to write the joined report (default: only the summary table is printed).
+        #[arg(long, short = 'o')]
+        out: Option<PathBuf>,
+    },
     /// Read and write back every class file of a class path; report byte-identical counts.
     Roundtrip {
         /// Directories, jars, jmods, or `jrt` / `jrt:<java home>` for a JDK's modules.
@@ -417,6 +426,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json: format == Format::Json,
         }),
         Command::Generate(request) => generate::run(&request, &algorithms()),
+        Command::Merge { reports, out } => generate::merge_reports(&reports, out.as_deref()),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)
                 .with_context(|| format!("cannot open class path {classpath:?}"))?;

@@ -674,15 +674,137 @@ fn generate_writes_green_tests_a_summary_and_a_report() {
     assert_eq!(c["tests_uncompilable"], 0);
     assert_eq!(c["tests_failing"], 0);
     assert!(c["tests_emitted"].as_u64().unwrap() >= 3, "{c}");
-    // Again without --overwrite: refused before any work, the file untouched.
+    // Again without --overwrite: the class is done (a run cut short resumes), the file
+    // untouched.
     let o = ferrosuite(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("exists") && err.contains("--overwrite"),
-        "{err}"
-    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("skipped"), "{stdout}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), source);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("ferrosuite-report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["classes"][0]["status"], "skipped");
+    // A test file of that name that ferrosuite did not write is the user's: kept, with or
+    // without --overwrite; the tests go to another name.
+    let user = "package examples;\n\nclass StackTest {}\n";
+    std::fs::write(&file, user).unwrap();
+    let mut again: Vec<&str> = args.to_vec();
+    again.push("--overwrite");
+    let o = ferrosuite(&again);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), user);
+    assert!(
+        stderr.contains("is not ferrosuite's: the tests went to StackFerrosuiteTest.java"),
+        "{stderr}"
+    );
+    let renamed =
+        std::fs::read_to_string(out.join("src/test/java/examples/StackFerrosuiteTest.java"))
+            .unwrap();
+    assert!(
+        renamed.contains("public class StackFerrosuiteTest"),
+        "{renamed}"
+    );
+}
+
+/// Shards: every class in exactly one shard, the same files as one run at a statement budget,
+/// and `merge` gives the single run's classes.
+#[test]
+fn shards_write_the_files_of_one_run_and_merge_into_its_report() {
+    let cp = fixtures().join("java8");
+    let cps = cp.to_str().unwrap();
+    let classes = [
+        "examples.Stack",
+        "examples.Branches",
+        "examples.Distances",
+        "examples.Ticket",
+    ];
+    let run = |out: &Path, shard: Option<&str>| {
+        let mut args: Vec<String> = ["generate", "-c", cps, "--max-statements", "5000"]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        args.extend(["--seed", "3", "--no-validate", "--out"].map(String::from));
+        args.push(out.display().to_string());
+        for c in classes {
+            args.extend(["--class".to_string(), c.to_string()]);
+        }
+        if let Some(s) = shard {
+            args.extend(["--shard".to_string(), s.to_string()]);
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = ferrosuite(&refs);
+        assert!(
+            o.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let single = tmp("cli-shard-single");
+    run(&single, None);
+    let sharded = tmp("cli-shard-sharded");
+    let reports: Vec<PathBuf> = (0..3)
+        .map(|k| {
+            let out = sharded.join(format!("s{k}"));
+            run(&out, Some(&format!("{k}/3")));
+            out.join("ferrosuite-report.json")
+        })
+        .collect();
+    let mut files = 0;
+    for c in classes {
+        let rel = format!("src/test/java/{}Test.java", c.replace('.', "/"));
+        let one = std::fs::read_to_string(single.join(&rel)).unwrap();
+        let found: Vec<String> = (0..3)
+            .filter_map(|k| std::fs::read_to_string(sharded.join(format!("s{k}")).join(&rel)).ok())
+            .collect();
+        assert_eq!(found.len(), 1, "{c} is in {} shards", found.len());
+        assert_eq!(found[0], one, "{c}");
+        files += 1;
+    }
+    assert_eq!(files, classes.len());
+    // merge: the single run's classes (wall times aside).
+    let merged = sharded.join("merged.json");
+    let mut args = vec!["merge".to_string()];
+    args.extend(reports.iter().map(|r| r.display().to_string()));
+    args.extend(["--out".to_string(), merged.display().to_string()]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = ferrosuite(&refs);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let strip = |path: &Path| -> Vec<serde_json::Value> {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        v["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                let m = c.as_object_mut().unwrap();
+                for k in ["seconds", "search_seconds", "file"] {
+                    m.remove(k);
+                }
+                c
+            })
+            .collect()
+    };
+    assert_eq!(
+        strip(&merged),
+        strip(&single.join("ferrosuite-report.json"))
+    );
+    // A missing shard is named.
+    let o = ferrosuite(&[
+        "merge",
+        reports[0].to_str().unwrap(),
+        reports[2].to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shard 1/3 missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
@@ -815,7 +937,36 @@ fn generate_reports_classes_without_tests_and_bad_arguments() {
         1,
         "--test-suffix",
     );
-    one_line(&["generate", "-c", cps], 2, "--class");
+    one_line(&["generate", "-c", cps], 1, "give --class");
+    one_line(
+        &["generate", "--class", "a.B"],
+        1,
+        "--classpath (-c) or --project",
+    );
+    one_line(
+        &["generate", "-c", cps, "--project", outs],
+        2,
+        "cannot be used with",
+    );
+    one_line(&["generate", "--project", outs], 1, "has no pom.xml");
+    one_line(
+        &["generate", "-c", cps, "--class", "a.B", "--shard", "4/4"],
+        1,
+        "below the count",
+    );
+    one_line(
+        &[
+            "generate",
+            "-c",
+            cps,
+            "--class",
+            "a.B",
+            "--test-classpath",
+            "/nonexistent.jar",
+        ],
+        1,
+        "--test-classpath entry /nonexistent.jar does not exist",
+    );
 }
 
 /// `--test-suffix` names the test class (and its file) `<Class><suffix>`.

@@ -40,5 +40,5 @@ pub mod types;
 
 pub use assertions::{Assertion, Check, Limits};
 pub use error::{Error, Result};
-pub use source::{Config, EmitTest, EmittedClass, JUnit, Permissive, TypeInfo, emit_class};
+pub use source::{Config, EmitTest, EmittedClass, JUnit, MARKER, Permissive, TypeInfo, emit_class};
 pub use types::ClassPathTypes;

@@ -2,12 +2,18 @@
 //! test files written under a source root and a JSON report — what `ferrosuite generate` does,
 //! as a library function an embedding tool (a build plugin, a service, the benchmarks) calls.
 //!
-//! [`run_batch`] first refuses a batch that would replace an existing test file (unless
-//! [`Batch::overwrite`]): nothing is searched, nothing written. Then `jobs` threads take the
-//! classes in order; each runs [`generate`](crate::generate) and writes the test class. The
-//! [`Events`] sink hears, per class, when it starts, the search's progress and its [`Entry`]
-//! once done (from the job's thread). The [`Report`] lists the entries in the order the classes
-//! were given, whatever order they finished in.
+//! [`run_batch`] takes the classes of its [`Shard`] (all of them without one), then `jobs`
+//! threads take them in order; each runs [`generate`](crate::generate) and writes the test
+//! class. The [`Events`] sink hears, per class, when it starts, the search's progress and its
+//! [`Entry`] once done (from the job's thread). The [`Report`] lists the entries in the order
+//! the classes were given, whatever order they finished in.
+//!
+//! Files already there are never lost, and a run that was cut short resumes:
+//! - a test file that ferrosuite wrote (its first line is [`ferrosuite_emit::MARKER`]) means
+//!   the class is done: it is `skipped` without a search, unless [`Batch::overwrite`];
+//! - a test file of the same name that ferrosuite did not write is the user's: the tests go
+//!   to another name (`StackFerrosuiteTest`, then `StackFerrosuite2Test`, …), reported in the
+//!   entry's note, and the user's file is not touched, overwrite or not.
 //!
 //! ```no_run
 //! use ferrosuite_generate::batch::{Batch, Event, run_batch};
@@ -19,6 +25,7 @@
 //!     out: "tests".into(),
 //!     overwrite: false,
 //!     jobs: 2,
+//!     shard: None,
 //! };
 //! let report = run_batch(&batch, &|e: Event<'_>| {
 //!     if let Event::Finished { entry, .. } = e {
@@ -37,9 +44,10 @@ use std::time::Instant;
 use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_emit::JUnit;
 use ferrosuite_search::engine::Progress;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::shard::{Shard, assign, class_sizes};
 use crate::{Config, Generated, generate, write};
 
 /// Classes to generate tests for, and where the tests go.
@@ -51,10 +59,13 @@ pub struct Batch {
     pub classes: Vec<String>,
     /// The output root: test classes go to `out/src/test/java/<package>/<Class><suffix>.java`.
     pub out: PathBuf,
-    /// Replace existing test files (else a batch that would replace one is refused up front).
+    /// Replace test files ferrosuite wrote before (else their classes are skipped as done).
+    /// Files ferrosuite did not write are never replaced.
     pub overwrite: bool,
     /// Classes processed at once (at least 1).
     pub jobs: usize,
+    /// Only this share of the classes (see [`crate::shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// What happens during a batch (see [`Events`]). `index` is the class's position in
@@ -105,17 +116,23 @@ impl<F: Fn(Event<'_>) + Sync> Events for F {
 }
 
 /// What became of one class: the report's line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     /// The class under test (as given).
     pub class: String,
-    /// `generated` (a test class was written), `no tests` (none survived the checks),
-    /// `not written` (the file could not be written) or `error`.
-    pub status: &'static str,
+    /// Its position in the whole batch's classes (the same in every shard's report).
+    pub position: usize,
+    /// `generated` (a test class was written), `skipped` (ferrosuite's test file was there
+    /// already), `no tests` (none survived the checks), `not written` (the file could not be
+    /// written) or `error`.
+    pub status: String,
     /// Why not, for `not written` and `error`.
     pub error: Option<String>,
-    /// The test file written.
+    /// The test file written (or found, when skipped).
     pub file: Option<PathBuf>,
+    /// Something the user should know: the test file's name when the usual one was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The names of the test methods written.
     pub test_names: Vec<String>,
     /// The pipeline's figures (without the source), when it ran to the end.
@@ -126,7 +143,8 @@ pub struct Entry {
 impl Entry {
     fn new(
         class: &str,
-        status: &'static str,
+        position: usize,
+        status: &str,
         error: Option<String>,
         file: Option<PathBuf>,
         generated: Option<Generated>,
@@ -139,30 +157,32 @@ impl Entry {
             .unwrap_or_default();
         Entry {
             class: class.to_string(),
-            status,
+            position,
+            status: status.to_string(),
             error,
             file,
+            note: None,
             test_names,
             generated,
         }
     }
 
-    /// Whether a test class was written.
+    /// Whether the class has its test class: written now, or by an earlier run (skipped).
     #[must_use]
     pub fn is_generated(&self) -> bool {
-        self.status == "generated"
+        self.status == "generated" || self.status == "skipped"
     }
 }
 
 /// The JSON report of a batch.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The class path, `:`-separated.
     pub classpath: String,
     /// The search's seed.
     pub seed: u64,
     /// The algorithm's name.
-    pub algorithm: &'static str,
+    pub algorithm: String,
     /// The time budget per class, if any.
     pub budget_seconds: Option<f64>,
     /// The statement budget per class, if any.
@@ -173,6 +193,9 @@ pub struct Report {
     pub out: PathBuf,
     /// Wall time of the batch.
     pub seconds: f64,
+    /// The share of the classes this run took, if it was one of several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     /// One entry per class, in the order given.
     pub classes: Vec<Entry>,
 }
@@ -182,6 +205,18 @@ impl Report {
     #[must_use]
     pub fn all_generated(&self) -> bool {
         self.classes.iter().all(Entry::is_generated)
+    }
+
+    /// Reads a report written by [`Report::write`].
+    pub fn read(path: &Path) -> Result<Report> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Tool(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text).map_err(|e| {
+            Error::Tool(format!(
+                "{} is not a ferrosuite report: {e}",
+                path.display()
+            ))
+        })
     }
 
     /// Writes the report as pretty JSON to `path` (its directory is created).
@@ -232,8 +267,70 @@ pub fn check_classpath(classpath: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Where a class's tests go, given the files already there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    /// Write the class as `<Class><suffix>`; `renamed` names the user's file in the way.
+    Write {
+        suffix: String,
+        renamed: Option<PathBuf>,
+        replace: bool,
+    },
+    /// ferrosuite's test file is there: the class is done.
+    Done(PathBuf),
+    /// Every name is taken by the user's files.
+    Taken(PathBuf),
+}
+
+/// Whether the file at `path` was written by ferrosuite (its first line is the marker).
+#[must_use]
+pub fn written_by_ferrosuite(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 64];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let n = f.read(&mut head).unwrap_or(0);
+    head[..n].starts_with(ferrosuite_emit::MARKER.as_bytes())
+}
+
+/// The test file of `class` under `root` (see the module documentation for the rules).
+fn target(root: &Path, class: &str, suffix: &str, overwrite: bool) -> Target {
+    let first = test_file(root, class, suffix);
+    let mut user_file = None;
+    for k in 0..10 {
+        let s = match k {
+            0 => suffix.to_string(),
+            1 => format!("Ferrosuite{suffix}"),
+            k => format!("Ferrosuite{k}{suffix}"),
+        };
+        let path = test_file(root, class, &s);
+        if !path.exists() {
+            return Target::Write {
+                suffix: s,
+                renamed: user_file,
+                replace: false,
+            };
+        }
+        if written_by_ferrosuite(&path) {
+            return if overwrite {
+                Target::Write {
+                    suffix: s,
+                    renamed: user_file,
+                    replace: true,
+                }
+            } else {
+                Target::Done(path)
+            };
+        }
+        user_file.get_or_insert(path);
+    }
+    Target::Taken(first)
+}
+
 /// Runs the batch (see the module documentation); the report, or an error before any class
-/// was processed (an empty or missing class path entry, no class, an existing test file).
+/// was processed (an empty or missing class path entry, no class, a class path that cannot
+/// be read for sharding).
 pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
     let config = &batch.config;
     check_classpath(&config.classpath)?;
@@ -241,32 +338,30 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
         return Err(Error::Tool("no class to generate tests for".into()));
     }
     let root = source_root(&batch.out);
-    // Refuse before any work: an existing test file is the user's.
-    if !batch.overwrite {
-        for c in &batch.classes {
-            let path = test_file(&root, c, &config.emit.class_suffix);
-            if path.exists() {
-                return Err(Error::Exists(path));
-            }
+    let positions: Vec<usize> = match batch.shard {
+        Some(shard) => {
+            let sizes = class_sizes(&config.classpath, &batch.classes)?;
+            let names: Vec<&str> = batch.classes.iter().map(String::as_str).collect();
+            assign(&sizes, &names, shard)
         }
-    }
+        None => (0..batch.classes.len()).collect(),
+    };
     let started = Instant::now();
     let queue = Mutex::new(
-        batch
-            .classes
+        positions
             .iter()
-            .cloned()
+            .map(|&p| (p, batch.classes[p].clone()))
             .enumerate()
             .collect::<VecDeque<_>>(),
     );
     let results: Mutex<Vec<(usize, Entry)>> = Mutex::new(Vec::new());
-    let total = batch.classes.len();
-    let jobs = batch.jobs.clamp(1, total);
+    let total = positions.len();
+    let jobs = batch.jobs.clamp(1, total.max(1));
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
                 loop {
-                    let Some((index, class)) = queue
+                    let Some((index, (position, class))) = queue
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .pop_front()
@@ -278,7 +373,7 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
                         total,
                         class: &class,
                     });
-                    let entry = one(config, &root, batch.overwrite, &class, |progress| {
+                    let entry = one(batch, &root, position, &class, |progress| {
                         events.event(Event::Progress {
                             index,
                             total,
@@ -311,7 +406,7 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
     Ok(Report {
         classpath: classpath.join(":"),
         seed: config.seed,
-        algorithm: config.algorithm.name(),
+        algorithm: config.algorithm.name().to_string(),
         budget_seconds: config.budget.time.map(|t| t.as_secs_f64()),
         max_statements: config.budget.statements,
         junit: match config.emit.junit {
@@ -320,26 +415,63 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
         },
         out: root,
         seconds: started.elapsed().as_secs_f64(),
+        shard: batch.shard,
         classes: entries.into_iter().map(|e| e.1).collect(),
     })
 }
 
 /// Runs the pipeline for one class and writes its test class.
 fn one(
-    config: &Config,
+    batch: &Batch,
     root: &Path,
-    overwrite: bool,
+    position: usize,
     class: &str,
     mut progress: impl FnMut(&Progress),
 ) -> Entry {
-    match generate(config, class, &mut |p: &Progress| progress(p)) {
+    let suffix = &batch.config.emit.class_suffix;
+    let (config, renamed, replace) = match target(root, class, suffix, batch.overwrite) {
+        Target::Done(path) => {
+            let mut e = Entry::new(class, position, "skipped", None, Some(path), None);
+            e.note =
+                Some("ferrosuite's test file is there already (--overwrite replaces it)".into());
+            return e;
+        }
+        Target::Taken(path) => {
+            return Entry::new(
+                class,
+                position,
+                "not written",
+                Some(format!(
+                    "{} and the other names tried are the user's files",
+                    path.display()
+                )),
+                None,
+                None,
+            );
+        }
+        Target::Write {
+            suffix: s,
+            renamed,
+            replace,
+        } => {
+            if s == *suffix {
+                (std::borrow::Cow::Borrowed(&batch.config), renamed, replace)
+            } else {
+                let mut c = batch.config.clone();
+                c.emit.class_suffix = s;
+                (std::borrow::Cow::Owned(c), renamed, replace)
+            }
+        }
+    };
+    let mut entry = match generate(&config, class, &mut |p: &Progress| progress(p)) {
         Ok(g) => {
             let file = match &g.class {
-                Some(c) => match write(root, c, overwrite) {
+                Some(c) => match write(root, c, replace) {
                     Ok(p) => Some(p),
                     Err(e) => {
                         return Entry::new(
                             class,
+                            position,
                             "not written",
                             Some(e.to_string()),
                             None,
@@ -354,10 +486,19 @@ fn one(
             } else {
                 "no tests"
             };
-            Entry::new(class, status, None, file, Some(g))
+            Entry::new(class, position, status, None, file, Some(g))
         }
-        Err(e) => Entry::new(class, "error", Some(e.to_string()), None, None),
+        Err(e) => Entry::new(class, position, "error", Some(e.to_string()), None, None),
+    };
+    if let (Some(user), Some(file)) = (renamed, &entry.file) {
+        entry.note = Some(format!(
+            "{} is not ferrosuite's: the tests went to {}",
+            user.display(),
+            file.file_name()
+                .map_or_else(String::new, |f| f.to_string_lossy().into_owned())
+        ));
     }
+    entry
 }
 
 /// The top-level classes of `package` (binary name prefix) on the class path's own entries
@@ -394,10 +535,11 @@ pub fn package_classes(classpath: &[PathBuf], package: &str) -> Result<Vec<Strin
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use std::path::Path;
 
-    use super::test_file;
+    use super::{Target, target, test_file};
 
     #[test]
     fn test_files_follow_the_package_and_the_suffix() {
@@ -407,5 +549,44 @@ mod tests {
             root.join("com/example/Outer_InnerTest.java")
         );
         assert_eq!(test_file(root, "Top", "IT"), root.join("TopIT.java"));
+    }
+
+    #[test]
+    fn existing_files_are_skipped_when_ours_and_kept_when_the_users() {
+        let root = std::env::temp_dir().join(format!("ferrosuite-target-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("p");
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |suffix: bool| Target::Write {
+            suffix: if suffix {
+                "FerrosuiteTest".into()
+            } else {
+                "Test".into()
+            },
+            renamed: suffix.then(|| dir.join("ATest.java")),
+            replace: false,
+        };
+        assert_eq!(target(&root, "p.A", "Test", false), write(false));
+        // ferrosuite's file: done, or replaced with --overwrite.
+        let ours = format!("{} for p.A.\npackage p;\n", ferrosuite_emit::MARKER);
+        std::fs::write(dir.join("ATest.java"), &ours).unwrap();
+        assert_eq!(
+            target(&root, "p.A", "Test", false),
+            Target::Done(dir.join("ATest.java"))
+        );
+        assert!(matches!(
+            target(&root, "p.A", "Test", true),
+            Target::Write { replace: true, .. }
+        ));
+        // The user's file: another name, with or without --overwrite; then resumable.
+        std::fs::write(dir.join("ATest.java"), "package p;\nclass ATest {}\n").unwrap();
+        assert_eq!(target(&root, "p.A", "Test", false), write(true));
+        assert_eq!(target(&root, "p.A", "Test", true), write(true));
+        std::fs::write(dir.join("AFerrosuiteTest.java"), &ours).unwrap();
+        assert_eq!(
+            target(&root, "p.A", "Test", false),
+            Target::Done(dir.join("AFerrosuiteTest.java"))
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -3,6 +3,9 @@
 //!
 //! For one class under test:
 //!
+//! 0. choose the JDK and the `--release` by its class file's version (Java 25 class files
+//!    need a JDK 25: `JAVA_HOME` when it is one, else an installed one; see
+//!    [`ferrosuite_bytecode::jdk`]);
 //! 1. analyse it (`cfg`), build its test cluster and harvest its constants (`testcase`);
 //! 2. start an execution host that instruments it (`exec`), build its goals (`fitness`);
 //! 3. search (`search`: whole-suite GA, MOSA, DynaMOSA, …) and minimise;
@@ -15,8 +18,9 @@
 //!    other one with all identity hash codes changed (`-XX:hashCode=2`); a test whose outcome
 //!    changes is dropped, an assertion whose value changes is dropped;
 //! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
-//! 7. validate: compile it with `javac --release N` and run it with JUnit
-//!    ([`validate`]); tests that do not compile or fail are removed and the class is
+//! 7. validate: compile it with `javac --release N` and run it with JUnit, whose jars come
+//!    from the test class path, the local Maven repository or `/usr/share/java` ([`jars`],
+//!    [`validate`]); tests that do not compile or fail are removed and the class is
 //!    emitted again until what is left compiles and passes.
 //!
 //! `search` and `emit` never depend on each other; this crate is where they meet (which is
@@ -40,6 +44,9 @@
 
 pub mod batch;
 pub mod error;
+pub mod jars;
+pub mod project;
+pub mod shard;
 pub mod validate;
 
 /// How far the stability reruns move the clock the code under test reads, in milliseconds,
@@ -57,6 +64,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_bytecode::jdk::{JdkSearch, feature_of_major};
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_emit::assertions::stable;
 use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class};
@@ -74,6 +82,8 @@ use rand_chacha::rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 pub use error::{Error, Result};
+pub use ferrosuite_bytecode::jdk::Jdk;
+pub use jars::JarSearch;
 pub use validate::Tools;
 
 /// The coverage criteria the pipeline offers (the command line's `--criteria`): the built-in
@@ -120,13 +130,22 @@ pub struct Config {
     pub test_timeout: Duration,
     /// Reruns for the stability check (each in fresh JVMs, in another order).
     pub stability_runs: usize,
-    /// `javac --release` of the emitted sources (and the JDK signatures they may use).
-    pub release: u16,
+    /// `javac --release` of the emitted sources (and the JDK signatures they may use); by
+    /// default the Java version of the class under test's class file (8 at least: major 69
+    /// gives 25).
+    pub release: Option<u16>,
     /// Compile and run the emitted class, removing tests that do not compile or fail.
     pub validate: bool,
-    /// The JDK (default: `JAVA_HOME`, else `java` on `PATH`).
+    /// The JDK that runs, compiles and validates the tests. By default the one the class
+    /// files need (see [`ferrosuite_bytecode::jdk`]): `JAVA_HOME` (else `java` on `PATH`)
+    /// when it loads them, else the oldest installed JDK that does.
     pub java_home: Option<PathBuf>,
-    /// Where the JUnit jars are (default: `/usr/share/java`).
+    /// The test class path: the libraries the tests may use (JUnit, Mockito, the project's
+    /// test dependencies), looked up first for JUnit's jars (see [`jars`]).
+    pub test_classpath: Vec<PathBuf>,
+    /// The local Maven repository searched for JUnit's jars (default `~/.m2/repository`).
+    pub maven_repository: Option<PathBuf>,
+    /// The Debian-style directory of jars searched last (default `/usr/share/java`).
     pub jar_dir: Option<PathBuf>,
     /// The worker program (default: `ferrosuite-worker` next to the running executable).
     pub worker: Option<WorkerProgram>,
@@ -149,9 +168,11 @@ impl Default for Config {
             workers: 1,
             test_timeout: Duration::from_secs(3),
             stability_runs: 2,
-            release: 8,
+            release: None,
             validate: true,
             java_home: None,
+            test_classpath: Vec::new(),
+            maven_repository: None,
             jar_dir: None,
             worker: None,
             scratch: None,
@@ -200,6 +221,12 @@ pub struct Generated {
     pub tests_uncompilable: usize,
     /// Tests removed because they failed under JUnit.
     pub tests_failing: usize,
+    /// The Java version of the JDK that ran and validated the tests.
+    #[serde(default)]
+    pub java: u16,
+    /// The `javac --release` the tests were emitted for.
+    #[serde(default)]
+    pub release: u16,
     /// Things worth telling the user.
     pub notes: Vec<String>,
 }
@@ -211,15 +238,33 @@ fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
     }
 }
 
-fn host_config(config: &Config, instrument: &[String]) -> HostConfig {
+fn host_config(config: &Config, jdk: &Jdk, instrument: &[String]) -> HostConfig {
     HostConfig {
         classpath: config.classpath.clone(),
         instrument: instrument.to_vec(),
         workers: config.workers.max(1),
         timeout: config.test_timeout,
         worker: config.worker.clone(),
-        java_home: config.java_home.clone(),
+        java_home: Some(jdk.home.clone()),
         ..HostConfig::default()
+    }
+}
+
+/// The class-file major version of `internal` on the user's class path (without the JDK);
+/// `None` when it is not there (the analysis then says so, or finds it in the JDK).
+fn class_major(config: &Config, internal: &str) -> std::result::Result<Option<u16>, String> {
+    let spec: Vec<String> = config
+        .classpath
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let cp = ClassPath::parse(&spec.join(":")).map_err(|e| e.to_string())?;
+    match cp.find_bytes(internal).map_err(|e| e.to_string())? {
+        Some((_, bytes)) if bytes.len() >= 8 && bytes[..4] == [0xCA, 0xFE, 0xBA, 0xBE] => {
+            Ok(Some(u16::from_be_bytes([bytes[6], bytes[7]])))
+        }
+        Some(_) => Err("not a class file (no 0xCAFEBABE at byte offset 0)".into()),
+        None => Ok(None),
     }
 }
 
@@ -235,11 +280,34 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             detail: "the class path is empty".into(),
         });
     }
+    // The JDK and the release follow the class file's version.
+    let major = class_major(config, &internal)
+        .map_err(|e| class_error(&binary, e))?
+        .unwrap_or(ferrosuite_bytecode::jdk::major_of_feature(8));
+    let jdks = JdkSearch::from_env();
+    let jdk = jdks
+        .choose(config.java_home.as_deref(), major)
+        .map_err(|e| class_error(&binary, e))?;
+    let mut notes = Vec::new();
+    if config.java_home.is_none()
+        && let Some(default) = jdks.default_home()
+        && std::fs::canonicalize(&default).ok() != std::fs::canonicalize(&jdk.home).ok()
+    {
+        notes.push(format!(
+            "the default JDK ({}) cannot load class files of version {major}: using Java {} at {}",
+            default.display(),
+            jdk.feature,
+            jdk.home.display()
+        ));
+    }
+    let release = config
+        .release
+        .unwrap_or_else(|| feature_of_major(major).max(8));
     let spec: Vec<String> = config
         .classpath
         .iter()
         .map(|p| p.display().to_string())
-        .chain(std::iter::once("jrt".to_string()))
+        .chain(std::iter::once(format!("jrt:{}", jdk.home.display())))
         .collect();
     let cp = ClassPath::parse(&spec.join(":")).map_err(|e| class_error(&binary, e))?;
     let analyzer = Analyzer::new(&cp, ferrosuite_cfg::Config::default());
@@ -248,7 +316,6 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         .map_err(|e| class_error(&binary, e))?;
     // The goals are the CUT's and those of its nested classes (anonymous iterators,
     // strategies, builders): their code runs on the CUT's behalf and JaCoCo counts it too.
-    let mut notes = Vec::new();
     let mut nested = Vec::new();
     let nested_names = cp.nested_classes(&internal).unwrap_or_else(|e| {
         notes.push(format!("nested classes not read: {e}"));
@@ -267,15 +334,13 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
     // What the tests' source can name is decided by the compilation target's JDK.
-    let release_types =
-        ClassPathTypes::for_release(&cp, config.release, config.java_home.as_deref());
+    let release_types = ClassPathTypes::for_release(&cp, release, Some(&jdk.home));
     let plain_types;
     let types: &dyn TypeInfo = match &release_types {
         Ok(t) => t,
         Err(e) => {
             notes.push(format!(
-                "JDK signatures of release {} unavailable ({e}); using the running JDK's",
-                config.release
+                "JDK signatures of release {release} unavailable ({e}); using the running JDK's"
             ));
             plain_types = ClassPathTypes::new(&cp);
             &plain_types
@@ -289,8 +354,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         cluster.retain_operations(|op| types.has_member(&op.class, &op.name, &op.descriptor));
     if too_new > 0 {
         notes.push(format!(
-            "{too_new} calls of the class path are missing from release {} and were not used",
-            config.release
+            "{too_new} calls of the class path are missing from release {release} and were not used"
         ));
     }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
@@ -304,7 +368,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let mut host = Host::start(host_config(config, &instrumented))?;
+    let mut host = Host::start(host_config(config, &jdk, &instrumented))?;
     if let Some(f) = host
         .ready()
         .init_failures
@@ -361,6 +425,8 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         assertions_inaccessible: 0,
         tests_uncompilable: 0,
         tests_failing: 0,
+        java: jdk.feature,
+        release,
         notes,
     };
     // The final run, with observation, and the reruns.
@@ -376,7 +442,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut hc = host_config(config, &instrumented);
+        let mut hc = host_config(config, &jdk, &instrumented);
         hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
         if k % 2 == 0 {
             // Every identity hash code 1: values that show identity hashes (or iteration
@@ -432,7 +498,23 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         None => true,
     });
     let class = if config.validate {
-        validated(config, &internal, &mut candidates, types, &mut out)?
+        let tools = Tools::new(
+            &jdk,
+            JarSearch::new(
+                config.test_classpath.clone(),
+                config.maven_repository.clone(),
+                config.jar_dir.clone(),
+            ),
+        );
+        validated(
+            config,
+            &tools,
+            release,
+            &internal,
+            &mut candidates,
+            types,
+            &mut out,
+        )?
     } else if candidates.is_empty() {
         None
     } else {
@@ -462,12 +544,13 @@ fn same_outcome(a: &TestResult, b: &TestResult) -> bool {
 /// rest passes.
 fn validated(
     config: &Config,
+    tools: &Tools,
+    release: u16,
     internal: &str,
     candidates: &mut Vec<EmitTest>,
     types: &dyn TypeInfo,
     out: &mut Generated,
 ) -> Result<Option<EmittedClass>> {
-    let tools = Tools::locate(config.java_home.as_deref(), config.jar_dir.as_deref());
     let scratch = match &config.scratch {
         Some(s) => s.clone(),
         None => fresh_dir("ferrosuite-validate")?,
@@ -484,9 +567,9 @@ fn validated(
                 format!("{}.{}", class.package, class.class_name)
             };
             let round = validate::check(
-                &tools,
+                tools,
                 config.emit.junit,
-                config.release,
+                release,
                 &scratch,
                 &class.path,
                 &qualified,

@@ -21,66 +21,34 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use ferrosuite_bytecode::jdk::Jdk;
 use ferrosuite_emit::JUnit;
 
 use crate::error::{Error, Result};
+use crate::jars::JarSearch;
 
-/// Where the Java tools and JUnit jars are.
+/// The Java tools and where the jars of the tests come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tools {
     /// `javac`.
     pub javac: PathBuf,
     /// `java`.
     pub java: PathBuf,
-    /// Jars JUnit 5 tests compile against (API, opentest4j, apiguardian).
-    pub junit5_api: Vec<PathBuf>,
-    /// The JUnit 5 console launcher (standalone jar).
-    pub junit5_console: PathBuf,
-    /// JUnit 4 and Hamcrest.
-    pub junit4: Vec<PathBuf>,
+    /// Where JUnit (and the test class path's other jars) are found. Missing jars are
+    /// reported when a class is validated, so that generation without validation works
+    /// without them.
+    pub jars: JarSearch,
 }
 
 impl Tools {
-    /// The JDK's tools (from `java_home`, else `JAVA_HOME`, else `PATH`) and the JUnit jars of
-    /// `jar_dir` (Debian's `/usr/share/java` by default). Missing jars are reported when a
-    /// class is validated, so that generation without validation still works.
+    /// The tools of `jdk`, the jars from `jars`.
     #[must_use]
-    pub fn locate(java_home: Option<&Path>, jar_dir: Option<&Path>) -> Tools {
-        let home = java_home
-            .map(Path::to_path_buf)
-            .or_else(|| std::env::var_os("JAVA_HOME").map(PathBuf::from));
-        let tool = |name: &str| {
-            home.as_ref()
-                .map(|h| h.join("bin").join(name))
-                .filter(|p| p.exists())
-                .unwrap_or_else(|| PathBuf::from(name))
-        };
-        let dir = jar_dir.map_or_else(|| PathBuf::from("/usr/share/java"), Path::to_path_buf);
-        let jar = |n: &str| dir.join(n);
+    pub fn new(jdk: &Jdk, jars: JarSearch) -> Tools {
         Tools {
-            javac: tool("javac"),
-            java: tool("java"),
-            junit5_api: vec![
-                jar("junit-jupiter-api.jar"),
-                jar("opentest4j.jar"),
-                jar("apiguardian-api.jar"),
-                jar("junit-platform-commons.jar"),
-            ],
-            junit5_console: jar("junit-platform-console-standalone.jar"),
-            junit4: vec![jar("junit4.jar"), jar("hamcrest-core.jar")],
+            javac: jdk.javac(),
+            java: jdk.java(),
+            jars,
         }
-    }
-
-    fn check(paths: &[PathBuf]) -> Result<()> {
-        for p in paths {
-            if !p.exists() {
-                return Err(Error::Tool(format!(
-                    "{} is missing (Debian: apt-get install junit5 junit4)",
-                    p.display()
-                )));
-            }
-        }
-        Ok(())
     }
 }
 
@@ -226,11 +194,12 @@ pub fn check(
     }
     std::fs::write(&file, source).map_err(|e| io(&file.display().to_string(), e))?;
     let junit_jars = match junit {
-        JUnit::Five => tools.junit5_api.clone(),
-        JUnit::Four => tools.junit4.clone(),
+        JUnit::Five => tools.jars.junit5_compile()?,
+        JUnit::Four => tools.jars.junit4()?,
     };
-    Tools::check(&junit_jars)?;
+    // The user's class path, the test class path (the project's test libraries), JUnit.
     let mut cp: Vec<PathBuf> = classpath.to_vec();
+    cp.extend(tools.jars.test_classpath.iter().map(|p| absolute(p)));
     cp.extend(junit_jars.iter().cloned());
     let joined = join(&cp);
     let o = Command::new(&tools.javac)
@@ -280,9 +249,10 @@ pub fn check(
     }
     let mut run_cp = vec![out.clone()];
     run_cp.extend(classpath.iter().cloned());
+    run_cp.extend(tools.jars.test_classpath.iter().map(|p| absolute(p)));
     let failing = match junit {
         JUnit::Five => {
-            Tools::check(std::slice::from_ref(&tools.junit5_console))?;
+            let console = tools.jars.junit5_console()?;
             let reports = dir.join("reports");
             let _ = std::fs::remove_dir_all(&reports);
             // The tests run for real here (the sandbox is the search's): in the scratch
@@ -290,7 +260,7 @@ pub fn check(
             let o = Command::new(&tools.java)
                 .current_dir(dir)
                 .arg("-jar")
-                .arg(&tools.junit5_console)
+                .arg(&console)
                 .args([
                     "--disable-banner",
                     "--details=none",
@@ -314,7 +284,7 @@ pub fn check(
             failing_junit5(&xml)
         }
         JUnit::Four => {
-            run_cp.extend(tools.junit4.iter().cloned());
+            run_cp.extend(junit_jars.iter().cloned());
             let o = Command::new(&tools.java)
                 .current_dir(dir)
                 .arg("-cp")

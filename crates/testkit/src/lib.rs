@@ -102,6 +102,20 @@ pub fn java8(tmp: &str) -> &'static PathBuf {
     J.get_or_init(|| fixtures(tmp).join("java8"))
 }
 
+/// The fixtures compiled as Java 25 class files (`fixtures(tmp)/java25`), or `None` with a
+/// note when no JDK 25 or newer was found to compile them (required with
+/// `FERROSUITE_REQUIRE_JDK25=1`).
+#[must_use]
+pub fn java25(tmp: &str) -> Option<PathBuf> {
+    let dir = fixtures(tmp).join("java25");
+    let found = if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err("no JDK 25 or newer under /usr/lib/jvm or in JDK25_HOME: no Java 25 fixtures")
+    };
+    or_skip(found, "FERROSUITE_REQUIRE_JDK25")
+}
+
 /// A jar of Debian's `/usr/share/java`, which must be there (`scripts/deps.sh` installs it).
 #[must_use]
 pub fn java_jar(name: &str) -> PathBuf {

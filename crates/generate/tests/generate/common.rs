@@ -12,6 +12,16 @@ pub fn fixtures() -> &'static PathBuf {
     ferrosuite_testkit::java8(env!("CARGO_TARGET_TMPDIR"))
 }
 
+/// The Java 17 fixtures (records, sealed types).
+pub fn java17() -> PathBuf {
+    ferrosuite_testkit::fixtures(env!("CARGO_TARGET_TMPDIR")).join("java17")
+}
+
+/// The fixtures as Java 25 class files, when a JDK 25 was found to compile them.
+pub fn java25() -> Option<PathBuf> {
+    ferrosuite_testkit::java25(env!("CARGO_TARGET_TMPDIR"))
+}
+
 /// The worker program, or `None` (with a note) when it is not built and not required.
 pub fn worker() -> Option<WorkerProgram> {
     ferrosuite_testkit::or_skip(WorkerProgram::locate(), "FERROSUITE_REQUIRE_WORKER")

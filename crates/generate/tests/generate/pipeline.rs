@@ -147,3 +147,67 @@ fn bad_input_gives_clear_errors() {
     let e = generate(&empty, "examples.Stack", &mut Quiet).unwrap_err();
     assert!(e.to_string().contains("class path is empty"), "{e}");
 }
+
+/// Java 25 class files: the pipeline takes a JDK that loads them (the default JDK when it
+/// does, else an installed one), emits for `--release 25` and validates with that JDK; a JDK
+/// named explicitly that is too old is refused with the version needed.
+#[test]
+fn java_25_class_files_get_a_jdk_that_loads_them() {
+    let Some(classes) = crate::common::java25() else {
+        return;
+    };
+    let Some(mut config) = config(JUnit::Five) else {
+        return;
+    };
+    config.classpath = vec![classes];
+    let g = generate(&config, "examples.Stack", &mut Quiet).unwrap();
+    assert!(g.java >= 25, "{g:?}");
+    assert_eq!(g.release, 25);
+    let class = g.class.as_ref().expect("a test class");
+    assert_eq!(
+        g.tests_uncompilable + g.tests_failing,
+        0,
+        "{}",
+        class.source
+    );
+    assert!(g.tests_emitted >= 3, "{}", class.source);
+    assert!(g.branches_covered + 1 >= g.branches, "{g:?}");
+    // The same class files with a JDK too old for them, named explicitly.
+    let old = ferrosuite_bytecode::jdk::JdkSearch::from_env()
+        .installed()
+        .into_iter()
+        .find(|j| j.feature < 25);
+    if let Some(old) = old {
+        let named = Config {
+            java_home: Some(old.home.clone()),
+            ..config
+        };
+        let e = generate(&named, "examples.Stack", &mut Quiet)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("examples.Stack") && e.contains("need Java 25 or newer"),
+            "{e}"
+        );
+        assert!(e.contains(&old.home.display().to_string()), "{e}");
+    }
+}
+
+/// The release follows the class files: Java 8 class files give `--release 8`, Java 17 ones
+/// `--release 17`, unless a release is given.
+#[test]
+fn the_release_follows_the_class_files() {
+    let Some(mut config) = config(JUnit::Five) else {
+        return;
+    };
+    config.budget = Budget::statements(3_000);
+    config.validate = false;
+    let g = generate(&config, "examples.Stack", &mut Quiet).unwrap();
+    assert_eq!(g.release, 8);
+    config.classpath = vec![crate::common::java17()];
+    let g = generate(&config, "modern.Shapes", &mut Quiet).unwrap();
+    assert_eq!(g.release, 17);
+    config.release = Some(11);
+    let g = generate(&config, "modern.Shapes", &mut Quiet).unwrap();
+    assert_eq!(g.release, 11);
+}
