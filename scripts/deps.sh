@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ferrosuite's tests use (a JDK, the subject jars, JaCoCo, ASM, Graphviz,
-# JUnit 5, Mockito) when any is missing. Needs root (or sudo) and apt; does nothing when all
+# JUnit 5, Mockito, Maven) when any is missing. Needs root (or sudo) and apt; does nothing when all
 # are present.
 set -euo pipefail
 if ! command -v dpkg-query > /dev/null || ! command -v apt-get > /dev/null; then

@@ -31,6 +31,10 @@ pub struct Request {
     /// tests go to each module's src/test/java. Default classes: every testable class.
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
+    /// An extra argument for every Maven run of --project (repeatable), e.g.
+    /// --maven-arg=-o (offline), --maven-arg=-Penv, --maven-arg=-Denforcer.skip=true.
+    #[arg(long = "maven-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub maven_args: Vec<String>,
     /// A class to test (binary name, e.g. com.example.Stack); repeatable.
     #[arg(long = "class")]
     pub classes: Vec<String>,

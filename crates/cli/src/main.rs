@@ -176,7 +176,7 @@ enum Command {
     },
     /// Generate JUnit tests for classes: search, assertions, stability check, validation with
     /// javac and JUnit; files go to OUT/src/test/java.
-    Generate(generate::Request),
+    Generate(Box<generate::Request>),
     /// Join the JSON reports of the shards of a `generate --shard` run into one report.
     Merge {
         /// The shards' reports (ferrosuite-report.json of each).

@@ -21,7 +21,11 @@ pub fn run(req: &Request, base: &Config, shard: Option<Shard>, dir: &Path) -> Re
         "[project] compiling {} and reading its class paths with Maven",
         dir.display()
     );
-    let project = Project::load(dir, &Maven::default())?;
+    let maven = Maven {
+        args: req.maven_args.clone(),
+        ..Maven::default()
+    };
+    let project = Project::load(dir, &maven)?;
     let wanted: BTreeSet<&str> = req.classes.iter().map(String::as_str).collect();
     let mut all_done = true;
     let mut found_any = false;

@@ -334,11 +334,17 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
     // What the tests' source can name is decided by the compilation target's JDK.
-    let release_types = ClassPathTypes::for_release(&cp, release, Some(&jdk.home));
+    // The JDK's own release is its modules (`ct.sym` holds only the older ones).
+    let release_types = (release != jdk.feature)
+        .then(|| ClassPathTypes::for_release(&cp, release, Some(&jdk.home)));
     let plain_types;
     let types: &dyn TypeInfo = match &release_types {
-        Ok(t) => t,
-        Err(e) => {
+        Some(Ok(t)) => t,
+        None => {
+            plain_types = ClassPathTypes::new(&cp);
+            &plain_types
+        }
+        Some(Err(e)) => {
             notes.push(format!(
                 "JDK signatures of release {release} unavailable ({e}); using the running JDK's"
             ));
