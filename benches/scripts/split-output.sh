@@ -86,7 +86,8 @@ for v in $VARIANTS; do
             done
             mkdir -p "$work/shards"
             for k in 0 1 2 3; do cp -r "$work/shard$k/src" "$work/shards/" 2>/dev/null || true; done
-            "$fs" merge "${reports[@]}" --out "$work/shards/ferrosuite-report.json" > "$work/merge.txt"
+            # Exit 3 (a class without tests) is a result here, not a failure.
+            "$fs" merge "${reports[@]}" --out "$work/shards/ferrosuite-report.json" > "$work/merge.txt" || true
             ;;
         jobs=*) run "$v" --jobs "${v#jobs=}" ;;
         workers=*) run "$v" --workers "${v#workers=}" ;;

@@ -185,7 +185,7 @@ pub fn run(req: &Request, algorithms: &Algorithms) -> Result<ExitCode> {
         .report
         .clone()
         .unwrap_or_else(|| out.join("ferrosuite-report.json"));
-    let report = execute(req, config, classes, out, shard, &report_path)?;
+    let report = execute(req, config, classes, out, shard, None, &report_path)?;
     Ok(if report.all_generated() {
         ExitCode::SUCCESS
     } else {
@@ -264,14 +264,15 @@ fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
     Ok(config)
 }
 
-/// Runs one batch (`classes` with `config`, tests under `out`), prints the summary table and
-/// writes the report to `report_path`.
+/// Runs one batch (`classes` with `config`, tests under `out`; only the positions `select`
+/// when given), prints the summary table and writes the report to `report_path`.
 pub fn execute(
     req: &Request,
     config: Config,
     classes: Vec<String>,
     out: PathBuf,
     shard: Option<Shard>,
+    select: Option<Vec<usize>>,
     report_path: &std::path::Path,
 ) -> Result<Report> {
     let batch = Batch {
@@ -281,6 +282,7 @@ pub fn execute(
         overwrite: req.overwrite,
         jobs: req.jobs,
         shard,
+        select,
     };
     let printer = Printer::new(std::io::stderr().is_terminal(), req.jobs.max(1));
     let report = run_batch(&batch, &printer)?;

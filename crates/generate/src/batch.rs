@@ -26,6 +26,7 @@
 //!     overwrite: false,
 //!     jobs: 2,
 //!     shard: None,
+//!     select: None,
 //! };
 //! let report = run_batch(&batch, &|e: Event<'_>| {
 //!     if let Event::Finished { entry, .. } = e {
@@ -66,6 +67,10 @@ pub struct Batch {
     pub jobs: usize,
     /// Only this share of the classes (see [`crate::shard`]).
     pub shard: Option<Shard>,
+    /// The positions of the classes to run, when the caller split the work itself (a shard
+    /// of a project whose modules are batches of their own, split as one list); the shard
+    /// is then only recorded in the report.
+    pub select: Option<Vec<usize>>,
 }
 
 /// What happens during a batch (see [`Events`]). `index` is the class's position in
@@ -338,13 +343,18 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
         return Err(Error::Tool("no class to generate tests for".into()));
     }
     let root = source_root(&batch.out);
-    let positions: Vec<usize> = match batch.shard {
-        Some(shard) => {
+    let positions: Vec<usize> = match (&batch.select, batch.shard) {
+        (Some(select), _) => select
+            .iter()
+            .copied()
+            .filter(|&p| p < batch.classes.len())
+            .collect(),
+        (None, Some(shard)) => {
             let sizes = class_sizes(&config.classpath, &batch.classes)?;
             let names: Vec<&str> = batch.classes.iter().map(String::as_str).collect();
             assign(&sizes, &names, shard)
         }
-        None => (0..batch.classes.len()).collect(),
+        (None, None) => (0..batch.classes.len()).collect(),
     };
     let started = Instant::now();
     let queue = Mutex::new(

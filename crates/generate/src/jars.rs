@@ -214,6 +214,10 @@ impl JarSearch {
                 .filter_map(|e| e.ok()?.file_name().into_string().ok())
                 .filter(|v| dir.join(v).join(format!("{name}-{v}.jar")).is_file())
                 .collect();
+            // Releases first: a milestone or snapshot only when there is nothing else.
+            if versions.iter().any(|v| !is_qualified(v)) {
+                versions.retain(|v| !is_qualified(v));
+            }
             versions.sort_by(|a, b| compare_versions(a, b));
             let v = versions.pop()?;
             Some(Found {
@@ -349,6 +353,11 @@ fn platform_version(jupiter: &str) -> String {
     }
 }
 
+/// Whether a Maven version has a qualifier (`5.12.0-M1`, `1.0-SNAPSHOT`, `2.0_beta`).
+fn is_qualified(version: &str) -> bool {
+    version.contains(['-', '_'])
+}
+
 /// Orders Maven versions: numeric parts compared as numbers, and a release after its
 /// qualified versions (`5.11.0-M1` < `5.11.0`, `1.0-SNAPSHOT` < `1.0`).
 #[must_use]
@@ -420,6 +429,12 @@ mod tests {
         );
         let m2_new = touch(
             &repo.join("org/junit/jupiter/junit-jupiter-api/5.10.2/junit-jupiter-api-5.10.2.jar"),
+        );
+        // A pre-release is taken only when there is no release.
+        touch(
+            &repo.join(
+                "org/junit/jupiter/junit-jupiter-api/5.13.0-M1/junit-jupiter-api-5.13.0-M1.jar",
+            ),
         );
         // A version directory without its jar (a failed download) does not count.
         std::fs::create_dir_all(repo.join("org/junit/jupiter/junit-jupiter-api/5.12.0")).unwrap();

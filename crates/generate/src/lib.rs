@@ -284,25 +284,35 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let major = class_major(config, &internal)
         .map_err(|e| class_error(&binary, e))?
         .unwrap_or(ferrosuite_bytecode::jdk::major_of_feature(8));
+    let release = config
+        .release
+        .unwrap_or_else(|| feature_of_major(major).max(8));
+    // The JDK must load the class files and compile for the release.
+    let needed = major.max(ferrosuite_bytecode::jdk::major_of_feature(release));
     let jdks = JdkSearch::from_env();
     let jdk = jdks
-        .choose(config.java_home.as_deref(), major)
+        .choose(config.java_home.as_deref(), needed)
         .map_err(|e| class_error(&binary, e))?;
     let mut notes = Vec::new();
     if config.java_home.is_none()
         && let Some(default) = jdks.default_home()
         && std::fs::canonicalize(&default).ok() != std::fs::canonicalize(&jdk.home).ok()
     {
+        let why = match ferrosuite_bytecode::jdk::Jdk::at(&default) {
+            Ok(d) => format!(
+                "is Java {}, and Java {} is needed (class files of version {major}, release {release})",
+                d.feature,
+                feature_of_major(needed)
+            ),
+            Err(e) => e.to_string(),
+        };
         notes.push(format!(
-            "the default JDK ({}) cannot load class files of version {major}: using Java {} at {}",
+            "the default JDK at {} {why}: using Java {} at {}",
             default.display(),
             jdk.feature,
             jdk.home.display()
         ));
     }
-    let release = config
-        .release
-        .unwrap_or_else(|| feature_of_major(major).max(8));
     let spec: Vec<String> = config
         .classpath
         .iter()
@@ -634,7 +644,17 @@ pub fn write(out: &Path, class: &EmittedClass, overwrite: bool) -> Result<PathBu
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::Tool(format!("{}: {e}", parent.display())))?;
     }
-    std::fs::write(&path, &class.source)
-        .map_err(|e| Error::Tool(format!("{}: {e}", path.display())))?;
+    // Written whole or not at all: a file cut short would begin with the marker and a later
+    // run would take the class as done.
+    let file_name = path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let temp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+    std::fs::write(&temp, &class.source)
+        .and_then(|()| std::fs::rename(&temp, &path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            Error::Tool(format!("{}: {e}", path.display()))
+        })?;
     Ok(path)
 }

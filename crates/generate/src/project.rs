@@ -153,6 +153,12 @@ impl Project {
                 root.display()
             )));
         }
+        // Class paths of an earlier run must not stand in for modules Maven skips now.
+        for dir in module_dirs(&root)? {
+            for file in [RUNTIME_FILE, TEST_FILE] {
+                let _ = std::fs::remove_file(dir.join(file));
+            }
+        }
         let goal = format!("{DEPENDENCY_PLUGIN}:build-classpath");
         for (scope, file) in [("runtime", RUNTIME_FILE), ("test", TEST_FILE)] {
             maven.run(
@@ -299,7 +305,8 @@ fn tag(text: &str, name: &str) -> Option<String> {
 }
 
 /// The testable classes of a directory of compiled classes (binary names, sorted): top-level
-/// classes and enums, and interfaces and abstract classes that declare a static method; not
+/// classes and enums, and interfaces and abstract classes that declare a non-private,
+/// non-synthetic static method; not
 /// annotations, `package-info` or `module-info`.
 pub fn testable_classes(classes: &Path) -> Result<Vec<String>> {
     let mut out = Vec::new();
@@ -343,6 +350,7 @@ fn testable(header: &ClassHeader, bytes: &[u8]) -> bool {
     const ACC_SYNTHETIC: u16 = 0x1000;
     const ACC_ANNOTATION: u16 = 0x2000;
     const ACC_STATIC: u16 = 0x0008;
+    const ACC_PRIVATE: u16 = 0x0002;
     let flags = header.access_flags;
     if flags & (ACC_ANNOTATION | ACC_SYNTHETIC) != 0 {
         return false;
@@ -354,6 +362,7 @@ fn testable(header: &ClassHeader, bytes: &[u8]) -> bool {
     ferrosuite_bytecode::ClassFile::parse(bytes).is_ok_and(|c| {
         c.methods.iter().any(|m| {
             m.access_flags & ACC_STATIC != 0
+                && m.access_flags & (ACC_PRIVATE | ACC_SYNTHETIC) == 0
                 && c.constant_pool.utf8(m.name).is_ok_and(|n| n != "<clinit>")
         })
     })
