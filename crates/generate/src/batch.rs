@@ -443,7 +443,7 @@ fn one(
         Target::Done(path) => {
             let mut e = Entry::new(class, position, "skipped", None, Some(path), None);
             e.note =
-                Some("ferrosuite's test file is there already (--overwrite replaces it)".into());
+                Some("ferrosuite's test file is there already (overwriting replaces it)".into());
             return e;
         }
         Target::Taken(path) => {

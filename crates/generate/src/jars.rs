@@ -275,8 +275,8 @@ impl JarSearch {
                 Some(f) => out.push(f.path),
                 None => {
                     return Err(Error::Tool(format!(
-                        "{what}: {} ({}:{}) not found; looked in {}. Pass the jar with \
-                         --test-classpath, or fetch it with `mvn dependency:get \
+                        "{what}: {} ({}:{}) not found; looked in {}. Put the jar on the test \
+                         class path, or fetch it with `mvn dependency:get \
                          -Dartifact={}:{}:{version}`, or on Debian `apt-get install {}`",
                         a.names[0],
                         a.group,
@@ -487,7 +487,7 @@ mod tests {
             err.contains(&root.join("share/junit4.jar").display().to_string()),
             "{err}"
         );
-        assert!(err.contains("--test-classpath"), "{err}");
+        assert!(err.contains("on the test class path"), "{err}");
         assert!(
             err.contains("mvn dependency:get -Dartifact=junit:junit:4.13.2"),
             "{err}"

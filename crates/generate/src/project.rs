@@ -149,7 +149,7 @@ impl Project {
         let pom = root.join("pom.xml");
         if !pom.is_file() {
             return Err(Error::Tool(format!(
-                "{} has no pom.xml: --project takes a Maven project's directory",
+                "{} has no pom.xml: it is not a Maven project's directory",
                 root.display()
             )));
         }
