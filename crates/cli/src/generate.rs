@@ -484,7 +484,7 @@ pub fn merge_reports(files: &[PathBuf], out: Option<&std::path::Path>) -> Result
     for f in files {
         reports.push((f.display().to_string(), Report::read(f)?));
     }
-    let merged = merge(reports)?;
+    let merged = merge(&reports)?;
     summary(&merged.classes)?;
     if let Some(out) = out {
         merged.write(out)?;
@@ -531,31 +531,25 @@ fn summary(entries: &[Entry]) -> Result<()> {
                 g.seconds,
                 e.status
             );
-        } else if e.status == "skipped" {
-            out!(
-                "{:<width$}  {:>13}  {:>11}  {:>5}  {:>10}  {:>7}  skipped: {}",
-                e.class,
-                "-",
-                "-",
-                "-",
-                "-",
-                "-",
+        } else {
+            // Skipped: the file found; otherwise why there is none.
+            let detail = if e.status == "skipped" {
                 e.file
                     .as_ref()
                     .map(|f| f.display().to_string())
                     .unwrap_or_default()
-            );
-        } else {
+            } else {
+                e.error.clone().unwrap_or_default()
+            };
             out!(
-                "{:<width$}  {:>13}  {:>11}  {:>5}  {:>10}  {:>7}  {}: {}",
+                "{:<width$}  {:>13}  {:>11}  {:>5}  {:>10}  {:>7}  {}: {detail}",
                 e.class,
                 "-",
                 "-",
                 "-",
                 "-",
                 "-",
-                e.status,
-                e.error.as_deref().unwrap_or("")
+                e.status
             );
         }
     }

@@ -31,6 +31,7 @@ use ferrosuite_bytecode::attributes::AttributeBody;
 use ferrosuite_bytecode::classfile::{ClassFile, access};
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_bytecode::jdk::Jdk;
 
 use crate::error::{Error, Result};
 use crate::names::package_of;
@@ -103,14 +104,21 @@ impl<'a> ClassPathTypes<'a> {
 
     /// Answers from `cp`, with JDK classes as `javac --release release` sees them (from the
     /// `ct.sym` of `java_home`, or of the JDK found through `JAVA_HOME` / `java` on `PATH`).
+    /// When that JDK is itself of `release`, its own modules are the release (`ct.sym` holds
+    /// only the older ones), as for `javac`.
     pub fn for_release(cp: &'a ClassPath, release: u16, java_home: Option<&Path>) -> Result<Self> {
         let home = match java_home {
             Some(h) => h.to_path_buf(),
             None => find_java_home().map_err(|e| Error::Types(e.to_string()))?,
         };
+        let own = Jdk::at(&home).is_ok_and(|j| j.feature == release);
         Ok(ClassPathTypes {
             cp,
-            jdk: Some(CtSym::open(&home, release)?),
+            jdk: if own {
+                None
+            } else {
+                Some(CtSym::open(&home, release)?)
+            },
             cache: Mutex::new(HashMap::new()),
         })
     }

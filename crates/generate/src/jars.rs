@@ -269,39 +269,47 @@ impl JarSearch {
         artifacts: &[Artifact],
         version: &str,
     ) -> Result<Vec<PathBuf>> {
-        let mut out = Vec::new();
-        for a in artifacts {
-            match self.find(a) {
-                Some(f) => out.push(f.path),
-                None => {
-                    return Err(Error::Tool(format!(
-                        "{what}: {} ({}:{}) not found; looked in {}. Put the jar on the test \
-                         class path, or fetch it with `mvn dependency:get \
-                         -Dartifact={}:{}:{version}`, or on Debian `apt-get install {}`",
-                        a.names[0],
-                        a.group,
-                        a.names[0],
-                        self.places(a).join(", "),
-                        a.group,
-                        a.names[0],
-                        a.package
-                    )));
-                }
-            }
-        }
-        Ok(out)
+        artifacts
+            .iter()
+            .map(|a| {
+                self.find(a)
+                    .map(|f| f.path)
+                    .ok_or_else(|| self.missing(what, a, version))
+            })
+            .collect()
+    }
+
+    /// The error for `artifact` found nowhere: where it was looked for, how to provide it
+    /// (version `version` in the Maven hint).
+    fn missing(&self, what: &str, a: &Artifact, version: &str) -> Error {
+        Error::Tool(format!(
+            "{what}: {} ({}:{}) not found; looked in {}. Put the jar on the test class path, \
+             or fetch it with `mvn dependency:get -Dartifact={}:{}:{version}`, or on Debian \
+             `apt-get install {}`",
+            a.names[0],
+            a.group,
+            a.names[0],
+            self.places(a).join(", "),
+            a.group,
+            a.names[0],
+            a.package
+        ))
+    }
+
+    /// The version of JUnit 5's API found, or the one to name in hints.
+    fn jupiter_version(api: Option<&Found>) -> String {
+        api.and_then(|f| f.version.clone())
+            .unwrap_or_else(|| DEFAULT_JUPITER.to_string())
     }
 
     /// The jars JUnit 5 tests compile against: the API, opentest4j, the platform's commons
     /// and, when found, the API-status annotations.
     pub fn junit5_compile(&self) -> Result<Vec<PathBuf>> {
         let api = self.find(&JUPITER_API);
-        let version = api
-            .as_ref()
-            .and_then(|f| f.version.clone())
-            .unwrap_or_else(|| DEFAULT_JUPITER.to_string());
+        let version = Self::jupiter_version(api.as_ref());
         let platform = platform_version(&version);
-        let mut jars = self.require("JUnit 5", &[JUPITER_API], &version)?;
+        let api = api.ok_or_else(|| self.missing("JUnit 5", &JUPITER_API, &version))?;
+        let mut jars = vec![api.path];
         jars.extend(self.require("JUnit 5", &[OPENTEST4J], "1.3.0")?);
         jars.extend(self.require("JUnit 5", &[PLATFORM_COMMONS], &platform)?);
         jars.extend(self.find(&APIGUARDIAN).map(|f| f.path));
@@ -311,10 +319,7 @@ impl JarSearch {
     /// The JUnit 5 console launcher that runs the tests (of the platform version that goes
     /// with the API found, in the error's hint).
     pub fn junit5_console(&self) -> Result<PathBuf> {
-        let version = self
-            .find(&JUPITER_API)
-            .and_then(|f| f.version)
-            .unwrap_or_else(|| DEFAULT_JUPITER.to_string());
+        let version = Self::jupiter_version(self.find(&JUPITER_API).as_ref());
         let mut jars = self.require(
             "JUnit 5",
             &[CONSOLE_STANDALONE],

@@ -250,15 +250,9 @@ fn host_config(config: &Config, jdk: &Jdk, instrument: &[String]) -> HostConfig 
     }
 }
 
-/// The class-file major version of `internal` on the user's class path (without the JDK);
-/// `None` when it is not there (the analysis then says so, or finds it in the JDK).
-fn class_major(config: &Config, internal: &str) -> std::result::Result<Option<u16>, String> {
-    let spec: Vec<String> = config
-        .classpath
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    let cp = ClassPath::parse(&spec.join(":")).map_err(|e| e.to_string())?;
+/// The class-file major version of `internal` on `cp` (the user's class path, before the JDK
+/// is added); `None` when it is not there (the analysis then says so, or finds it in the JDK).
+fn class_major(cp: &ClassPath, internal: &str) -> std::result::Result<Option<u16>, String> {
     match cp.find_bytes(internal).map_err(|e| e.to_string())? {
         Some((_, bytes)) if bytes.len() >= 8 && bytes[..4] == [0xCA, 0xFE, 0xBA, 0xBE] => {
             Ok(Some(u16::from_be_bytes([bytes[6], bytes[7]])))
@@ -280,8 +274,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             detail: "the class path is empty".into(),
         });
     }
+    let spec: Vec<String> = config
+        .classpath
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let user_cp = ClassPath::parse(&spec.join(":")).map_err(|e| class_error(&binary, e))?;
     // The JDK and the release follow the class file's version.
-    let major = class_major(config, &internal)
+    let major = class_major(&user_cp, &internal)
         .map_err(|e| class_error(&binary, e))?
         .unwrap_or(ferrosuite_bytecode::jdk::major_of_feature(8));
     let release = config
@@ -313,13 +313,9 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             jdk.home.display()
         ));
     }
-    let spec: Vec<String> = config
-        .classpath
-        .iter()
-        .map(|p| p.display().to_string())
-        .chain(std::iter::once(format!("jrt:{}", jdk.home.display())))
-        .collect();
-    let cp = ClassPath::parse(&spec.join(":")).map_err(|e| class_error(&binary, e))?;
+    let cp = user_cp
+        .with_jdk(Some(&jdk.home))
+        .map_err(|e| class_error(&binary, e))?;
     let analyzer = Analyzer::new(&cp, ferrosuite_cfg::Config::default());
     let analysis = analyzer
         .class(&internal)
@@ -344,17 +340,11 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
     // What the tests' source can name is decided by the compilation target's JDK.
-    // The JDK's own release is its modules (`ct.sym` holds only the older ones).
-    let release_types = (release != jdk.feature)
-        .then(|| ClassPathTypes::for_release(&cp, release, Some(&jdk.home)));
+    let release_types = ClassPathTypes::for_release(&cp, release, Some(&jdk.home));
     let plain_types;
     let types: &dyn TypeInfo = match &release_types {
-        Some(Ok(t)) => t,
-        None => {
-            plain_types = ClassPathTypes::new(&cp);
-            &plain_types
-        }
-        Some(Err(e)) => {
+        Ok(t) => t,
+        Err(e) => {
             notes.push(format!(
                 "JDK signatures of release {release} unavailable ({e}); using the running JDK's"
             ));

@@ -30,7 +30,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ferrosuite_bytecode::classfile::ClassHeader;
+use ferrosuite_bytecode::classfile::{ClassHeader, access};
 use ferrosuite_emit::JUnit;
 
 use crate::error::{Error, Result};
@@ -345,24 +345,18 @@ pub fn testable_classes(classes: &Path) -> Result<Vec<String>> {
 
 /// Whether a class can be the subject of a generated test class (see [`testable_classes`]).
 fn testable(header: &ClassHeader, bytes: &[u8]) -> bool {
-    const ACC_INTERFACE: u16 = 0x0200;
-    const ACC_ABSTRACT: u16 = 0x0400;
-    const ACC_SYNTHETIC: u16 = 0x1000;
-    const ACC_ANNOTATION: u16 = 0x2000;
-    const ACC_STATIC: u16 = 0x0008;
-    const ACC_PRIVATE: u16 = 0x0002;
     let flags = header.access_flags;
-    if flags & (ACC_ANNOTATION | ACC_SYNTHETIC) != 0 {
+    if flags & (access::ANNOTATION | access::SYNTHETIC) != 0 {
         return false;
     }
-    if flags & (ACC_INTERFACE | ACC_ABSTRACT) == 0 {
+    if flags & (access::INTERFACE | access::ABSTRACT) == 0 {
         return true;
     }
     // Interfaces and abstract classes: only through their static methods.
     ferrosuite_bytecode::ClassFile::parse(bytes).is_ok_and(|c| {
         c.methods.iter().any(|m| {
-            m.access_flags & ACC_STATIC != 0
-                && m.access_flags & (ACC_PRIVATE | ACC_SYNTHETIC) == 0
+            m.access_flags & access::STATIC != 0
+                && m.access_flags & (access::PRIVATE | access::SYNTHETIC) == 0
                 && c.constant_pool.utf8(m.name).is_ok_and(|n| n != "<clinit>")
         })
     })

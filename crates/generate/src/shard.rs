@@ -124,9 +124,8 @@ pub fn class_sizes(classpath: &[PathBuf], classes: &[String]) -> Result<Vec<u64>
 /// for errors) into one report: the same settings, every class once, in the order of the
 /// whole batch; its wall time the longest shard's, its output directory the first's. An error when the reports are of different
 /// runs, a shard is missing or given twice, or a class is in two of them.
-pub fn merge(reports: Vec<(String, Report)>) -> Result<Report> {
-    let mut iter = reports.into_iter();
-    let Some((first_name, first)) = iter.next() else {
+pub fn merge(reports: &[(String, Report)]) -> Result<Report> {
+    let Some((first_name, first)) = reports.first() else {
         return Err(Error::Tool("no report to merge".into()));
     };
     let mut shards_seen: Vec<(usize, String)> = Vec::new();
@@ -134,9 +133,7 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report> {
     let mut merged = first.clone();
     merged.shard = None;
     merged.classes = Vec::new();
-    let mut all = vec![(first_name, first)];
-    all.extend(iter);
-    for (name, r) in &all {
+    for (name, r) in reports {
         let same = r.classpath == merged.classpath
             && r.seed == merged.seed
             && r.algorithm == merged.algorithm
@@ -145,9 +142,8 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report> {
             && r.junit == merged.junit;
         if !same {
             return Err(Error::Tool(format!(
-                "{name} is the report of another run than {} (class path, seed, algorithm, \
-                 budget or JUnit version differ)",
-                all[0].0
+                "{name} is the report of another run than {first_name} (class path, seed, algorithm, \
+                 budget or JUnit version differ)"
             )));
         }
         match (r.shard, count) {
@@ -162,10 +158,9 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report> {
             (None, None) => {}
             _ => {
                 return Err(Error::Tool(format!(
-                    "{name} is not a shard of the same split as {} ({} against {})",
-                    all[0].0,
+                    "{name} is not a shard of the same split as {first_name} ({} against {})",
                     r.shard.map_or("no shard".into(), |s| s.to_string()),
-                    all[0].1.shard.map_or("no shard".into(), |s| s.to_string()),
+                    first.shard.map_or("no shard".into(), |s| s.to_string()),
                 )));
             }
         }

@@ -198,8 +198,14 @@ pub fn check(
         JUnit::Four => tools.jars.junit4()?,
     };
     // The user's class path, the test class path (the project's test libraries), JUnit.
+    let test_classpath: Vec<PathBuf> = tools
+        .jars
+        .test_classpath
+        .iter()
+        .map(|p| absolute(p))
+        .collect();
     let mut cp: Vec<PathBuf> = classpath.to_vec();
-    cp.extend(tools.jars.test_classpath.iter().map(|p| absolute(p)));
+    cp.extend(test_classpath.iter().cloned());
     cp.extend(junit_jars.iter().cloned());
     let joined = join(&cp);
     let o = Command::new(&tools.javac)
@@ -249,7 +255,7 @@ pub fn check(
     }
     let mut run_cp = vec![out.clone()];
     run_cp.extend(classpath.iter().cloned());
-    run_cp.extend(tools.jars.test_classpath.iter().map(|p| absolute(p)));
+    run_cp.extend(test_classpath);
     let failing = match junit {
         JUnit::Five => {
             let console = tools.jars.junit5_console()?;

@@ -402,6 +402,14 @@ impl ClassPath {
         Ok(Self::new(entries))
     }
 
+    /// This class path with a JDK's modules (those of `java_home`, else of the JDK found
+    /// through `JAVA_HOME` or `java` on `PATH`) searched after its entries; what was read
+    /// already stays cached.
+    pub fn with_jdk(mut self, java_home: Option<&Path>) -> Result<Self> {
+        self.entries.extend(ClassPathEntry::jdk(java_home)?);
+        Ok(self)
+    }
+
     /// The entries, in search order.
     #[must_use]
     pub fn entries(&self) -> &[ClassPathEntry] {
