@@ -26,4 +26,6 @@ pub use ferrosuite_executor::{
     Executor, InitFailure, MAX_ARRAY_ELEMENTS, Observation, Observed, Outcome, Polled,
     ProbeSnapshot, Ready, Status, TestResult, TestStream, ThrowKind, Thrown, result,
 };
-pub use host::{Host, HostConfig, HostStats, MIN_CHUNK, WorkerProgram, locate_libjvm};
+pub use host::{
+    FIXED_IDENTITY_HASHES, Host, HostConfig, HostStats, MIN_CHUNK, WorkerProgram, locate_libjvm,
+};

@@ -15,7 +15,8 @@
 //!    JVMs, so new random seeds) with the clock the code under test reads moved by one of
 //!    [`CLOCK_SHIFTS_MS`] (so that dates and times differ even within the same day: a test
 //!    asserting today's day of the month would fail tomorrow) and another test order, every
-//!    other one with all identity hash codes changed (`-XX:hashCode=2`); a test whose outcome
+//!    other one with real identity hash codes (the search and the first run have every one
+//!    1: [`ferrosuite_exec::FIXED_IDENTITY_HASHES`]); a test whose outcome
 //!    changes is dropped, an assertion whose value changes is dropped;
 //! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
 //! 7. validate: compile it with `javac --release N` and run it with JUnit, whose jars come
@@ -451,12 +452,10 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         let mut hc = host_config(config, &jdk, &instrumented);
         hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
         if k % 2 == 0 {
-            // Every identity hash code 1: values that show identity hashes (or iteration
-            // orders that follow them) change, and their assertions go.
-            hc.jvm_options.extend([
-                "-XX:+UnlockExperimentalVMOptions".to_string(),
-                "-XX:hashCode=2".to_string(),
-            ]);
+            // Real identity hash codes, where the search and the first run had all of them 1:
+            // values that show identity hashes (or iteration orders that follow them)
+            // change, and their assertions go.
+            hc.real_identity_hashes();
         }
         let mut fresh = Host::start(hc)?;
         let results = fresh.run(&shuffled, true)?;

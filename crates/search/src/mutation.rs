@@ -201,14 +201,29 @@ fn remove_with_repair_typed<R: Rng + ?Sized>(
         // needs none); the deletions are applied to them below.
         let types: &[Option<FieldType>] = known_by(kept, &test.statements, types_of)?;
         let mut lost = false;
-        for r in test.statements[j].uses_mut() {
+        let (before, rest) = test.statements.split_at_mut(j);
+        // A store goes only into an array the test built, long enough for it: an array read
+        // from a static field is shared state, which the store would change for every later
+        // test in the JVM (and in the emitted class).
+        let store_at = match &rest[0] {
+            Statement::ArrayStore { index, .. } => Some(*index),
+            _ => None,
+        };
+        let mut first = true;
+        for r in rest[0].uses_mut() {
+            let is_array = std::mem::replace(&mut first, false) && store_at.is_some();
             let old = r.index();
             if !dead.get(old).copied().unwrap_or(true) {
                 continue;
             }
             let want = types.get(old).and_then(Option::as_ref);
             let found = pick_index_where(rng, j, |k| {
-                !dead[k] && want.is_some() && types[k].as_ref() == want
+                !dead[k]
+                    && want.is_some()
+                    && types[k].as_ref() == want
+                    && (!is_array
+                        || matches!(before[k], Statement::ArrayNew { length, .. }
+                            if store_at.is_some_and(|i| i < length)))
             });
             if let Some(k) = found {
                 *r = VarRef(k as u32);
@@ -678,6 +693,57 @@ mod tests {
         assert_eq!(t.len(), 2);
         t.validate().unwrap();
         assert_eq!(remove_with_repair(&mut t, 9, &mut rng).unwrap(), 0);
+    }
+
+    /// A store whose array is deleted moves only to another array the test built, long
+    /// enough: never to an array read from a static field (shared state) or a shorter one.
+    #[test]
+    fn stores_move_only_to_arrays_the_test_built() {
+        let table = || Statement::FieldRead {
+            class: "A".into(),
+            name: "TABLE".into(),
+            descriptor: "[I".into(),
+            receiver: None,
+        };
+        let new = |length| Statement::ArrayNew {
+            component: FieldType::Int,
+            length,
+        };
+        let store = |array| Statement::ArrayStore {
+            array: VarRef(array),
+            index: 2,
+            value: VarRef(3),
+        };
+        for seed in 0..50 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut t = Test::new(vec![
+                table(),
+                new(1),
+                new(5),
+                Statement::Primitive(Prim::Int(7)),
+                store(2),
+            ]);
+            // The 5-element array goes: the static table and the 1-element array do not fit.
+            assert_eq!(remove_with_repair(&mut t, 2, &mut rng).unwrap(), 2);
+            assert_eq!(
+                t.statements,
+                vec![table(), new(1), Statement::Primitive(Prim::Int(7))]
+            );
+            let mut t = Test::new(vec![
+                table(),
+                new(3),
+                new(5),
+                Statement::Primitive(Prim::Int(7)),
+                store(2),
+            ]);
+            assert_eq!(remove_with_repair(&mut t, 2, &mut rng).unwrap(), 1);
+            let moved = Statement::ArrayStore {
+                array: VarRef(1),
+                index: 2,
+                value: VarRef(2),
+            };
+            assert_eq!(t.statements[3], moved);
+        }
     }
 
     #[test]

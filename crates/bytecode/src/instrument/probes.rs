@@ -12,6 +12,7 @@
 //! | switch | `lookupswitch` | `dup; ldc "<keys>"; push slot; invokestatic lookupSwitch(ILjava/lang/String;I)V` | on probe |
 //! | loop | backward jumps | `push id; invokestatic loop(I)V` (counts, aborts past the limit) | on probe |
 //! | static write | `putstatic` | `push class id; invokestatic staticWrite(I)V` | on probe |
+//! | static write | `getstatic` of an array or object that can change ([`holds_mutable`]) | `push class id; invokestatic staticWrite(I)V` | on probe |
 //!
 //! Testability transformations: `lcmp`, `fcmpl/g`, `dcmpl/g` directly followed by an `if<cond>`
 //! are replaced by static calls with the same stack effect that return the sign of the comparison
@@ -69,7 +70,10 @@ pub struct ProbeConfig {
     pub compare: bool,
     /// String-comparison distances.
     pub strings: bool,
-    /// `putstatic` tracking.
+    /// Tracking of static state a test may change: `putstatic`, and `getstatic` of a field
+    /// whose value can change through the reference read ([`holds_mutable`]: a cache filled
+    /// lazily, a table the caller is given). The execution host resets the classes marked,
+    /// so that no test sees what an earlier one left in the same JVM.
     pub static_writes: bool,
     /// Static-reset method and non-final static fields.
     pub static_reset: bool,
@@ -493,13 +497,19 @@ impl<'a> Instrumenter<'a> {
                     }
                 }
             }
-            if cfg.static_writes && opcode == op::PUTSTATIC {
+            if cfg.static_writes && matches!(opcode, op::PUTSTATIC | op::GETSTATIC) {
                 if let Insn::Cp { index, .. } = insn {
                     let m = rt.cp.member_ref(index)?;
-                    let owner = self.declaring_class(&m.class, &m.name, &m.descriptor);
-                    let id = self.class_id(&owner);
-                    let code = vec![rt.push(id as i32)?, rt.call("staticWrite", "(I)V")?];
-                    ed.insert_before(i, code, Landing::OnInserted, 1)?;
+                    // The JDK's classes are never rewritten (no reset to run): no id for them.
+                    let jdk = ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+                        .iter()
+                        .any(|p| m.class.starts_with(p));
+                    if opcode == op::PUTSTATIC || (holds_mutable(&m.descriptor) && !jdk) {
+                        let owner = self.declaring_class(&m.class, &m.name, &m.descriptor);
+                        let id = self.class_id(&owner);
+                        let code = vec![rt.push(id as i32)?, rt.call("staticWrite", "(I)V")?];
+                        ed.insert_before(i, code, Landing::OnInserted, 1)?;
+                    }
                 }
             }
             if cfg.strings && opcode == op::INVOKEVIRTUAL {
@@ -883,5 +893,31 @@ fn switch_site(
             keys: pairs.iter().map(|(k, _)| *k).collect(),
         },
         outcomes,
+    }
+}
+
+/// Whether a static field of this descriptor holds a value whose state can change through
+/// the reference: arrays and objects, except the immutable kinds code reads as constants
+/// (strings, boxed primitives, `Class`, `BigInteger`, `BigDecimal`).
+#[must_use]
+pub fn holds_mutable(descriptor: &str) -> bool {
+    match descriptor.as_bytes().first() {
+        Some(b'[') => true,
+        Some(b'L') => !matches!(
+            descriptor,
+            "Ljava/lang/String;"
+                | "Ljava/lang/Integer;"
+                | "Ljava/lang/Long;"
+                | "Ljava/lang/Short;"
+                | "Ljava/lang/Byte;"
+                | "Ljava/lang/Character;"
+                | "Ljava/lang/Boolean;"
+                | "Ljava/lang/Float;"
+                | "Ljava/lang/Double;"
+                | "Ljava/lang/Class;"
+                | "Ljava/math/BigInteger;"
+                | "Ljava/math/BigDecimal;"
+        ),
+        _ => false,
     }
 }

@@ -95,6 +95,14 @@ pub(super) fn check_line(
             None,
         ) => Some(eq(string_literal(text))),
         (Observed::Enum { class, name }, None) => {
+            // An anonymous class (a constant's body, `Format$2`) has no name to write.
+            if class
+                .split('$')
+                .skip(1)
+                .any(|part| part.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                return None;
+            }
             let c = enum_name(class)?;
             Some(eq(format!("{c}.{name}")))
         }

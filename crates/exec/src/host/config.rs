@@ -68,7 +68,10 @@ pub struct HostConfig {
     pub thread_grace: Duration,
     /// Number of worker processes.
     pub workers: usize,
-    /// Options for the embedded JVMs.
+    /// Options for the embedded JVMs. The default ones include [`FIXED_IDENTITY_HASHES`]:
+    /// every identity hash code is 1, so that what a test sees (`Object.toString`, the order
+    /// of a `HashSet` of such objects) does not depend on which tests ran before it in the
+    /// same JVM ([`HostConfig::real_identity_hashes`] undoes it).
     pub jvm_options: Vec<String>,
     /// The JDK (default: `JAVA_HOME`, else `java` on `PATH`).
     pub java_home: Option<PathBuf>,
@@ -82,6 +85,19 @@ pub struct HostConfig {
     pub clock_shift_ms: i64,
     /// Time a worker may take to start its JVM and initialise the classes under test.
     pub startup_timeout: Duration,
+}
+
+/// The JVM options that make every identity hash code 1. An identity hash otherwise comes
+/// from a per-thread sequence: a test's value would depend on how many hashes the tests before
+/// it in the worker drew, and so on the number of workers.
+pub const FIXED_IDENTITY_HASHES: [&str; 2] = ["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"];
+
+impl HostConfig {
+    /// Real identity hash codes (without [`FIXED_IDENTITY_HASHES`]): the stability check
+    /// reruns tests so, and drops what then changes.
+    pub fn real_identity_hashes(&mut self) {
+        self.jvm_options.retain(|o| o != FIXED_IDENTITY_HASHES[1]);
+    }
 }
 
 impl Default for HostConfig {
@@ -99,6 +115,8 @@ impl Default for HostConfig {
                 "-Xmx512m".into(),
                 "-Xshare:auto".into(),
                 "-XX:TieredStopAtLevel=1".into(),
+                FIXED_IDENTITY_HASHES[0].into(),
+                FIXED_IDENTITY_HASHES[1].into(),
             ],
             java_home: None,
             worker: None,

@@ -56,7 +56,7 @@ use ferrosuite_executor::{Executor, Ready, TestStream};
 use crate::protocol::{MethodRanges, ProbeSizes, RequestRef, Setup};
 use crate::result::TestResult;
 
-pub use config::{HostConfig, HostStats, WorkerProgram, locate_libjvm};
+pub use config::{FIXED_IDENTITY_HASHES, HostConfig, HostStats, WorkerProgram, locate_libjvm};
 pub use stream::Stream;
 
 use proc::{Proc, start_worker};

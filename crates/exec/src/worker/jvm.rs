@@ -280,6 +280,7 @@ impl<'a> Executor<'a> {
             f_methods: Self::fid(jni, probe, "methodHits", "[I")?,
             f_loops: Self::fid(jni, probe, "loopCounts", "[I")?,
             f_statics: Self::fid(jni, probe, "staticWritten", "[Z")?,
+            f_loop_limit: Self::fid(jni, probe, "loopLimit", "I")?,
             f_seen: [
                 (
                     Self::fid(jni, probe, "seenInts", "[I")?,
@@ -345,6 +346,13 @@ impl<'a> Executor<'a> {
             string: Self::global_class(jni, "java/lang/String")?,
             enum_cls,
             enum_name: Self::mid(jni, enum_cls, "name", "()Ljava/lang/String;", false)?,
+            enum_declaring_class: Self::mid(
+                jni,
+                enum_cls,
+                "getDeclaringClass",
+                "()Ljava/lang/Class;",
+                false,
+            )?,
             long_value: Self::mid(jni, number, "longValue", "()J", false)?,
             double_value: Self::mid(jni, number, "doubleValue", "()D", false)?,
             boolean_value: Self::mid(jni, boxed[6].0, "booleanValue", "()Z", false)?,
@@ -428,6 +436,12 @@ impl<'a> Executor<'a> {
             inspectors: HashMap::new(),
             inspection_changed: false,
             resets: HashMap::new(),
+            class_index: setup
+                .class_ids
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| Some((n.clone(), u32::try_from(i).ok()?)))
+                .collect(),
             buf_d: vec![0.0; sizes.branch_slots as usize],
             buf_i: vec![0; sizes.branch_slots as usize],
             buf_i2: Vec::new(),

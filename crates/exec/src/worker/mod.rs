@@ -151,6 +151,8 @@ struct Ids {
     f_methods: jfieldID,
     f_loops: jfieldID,
     f_statics: jfieldID,
+    /// `Probe.loopLimit`, lifted while static resets run.
+    f_loop_limit: jfieldID,
     /// `Probe.seen*` buffers and counts (int, long, double, String).
     f_seen: [(jfieldID, jfieldID); 4],
     host: jclass,
@@ -170,6 +172,7 @@ struct Ids {
     string: jclass,
     enum_cls: jclass,
     enum_name: jmethodID,
+    enum_declaring_class: jmethodID,
     long_value: jmethodID,
     double_value: jmethodID,
     boxed: Vec<(jclass, Kind)>,
@@ -270,6 +273,8 @@ struct Executor<'a> {
     /// Set when checking an inspector changed the object it inspected (see `inspect`).
     inspection_changed: bool,
     resets: HashMap<u32, Option<(jclass, jmethodID)>>,
+    /// Instrumented classes by internal name: their ids (the positions in `setup.class_ids`).
+    class_index: HashMap<String, u32>,
     buf_d: Vec<f64>,
     buf_i: Vec<i32>,
     buf_i2: Vec<i32>,

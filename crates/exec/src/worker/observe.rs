@@ -61,8 +61,11 @@ impl Executor<'_> {
             } else {
                 jni.read_string(n, MAX_STRING).0
             };
+            // The enum's class, not the class of a constant with a body (`Format$2`).
+            let declaring = jni.call(r, self.ids.enum_declaring_class, Kind::Object, &[], false);
+            jni.clear_exception();
             return Observed::Enum {
-                class: self.class_name(r),
+                class: self.name_of_class(raw::reference(declaring)),
                 name,
             };
         }

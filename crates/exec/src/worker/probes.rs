@@ -2,8 +2,9 @@
 
 use std::collections::HashMap;
 
-use ferrosuite_testcase::statement::{JDouble, Prim};
-use jni::sys::{jfieldID, jsize};
+use ferrosuite_bytecode::instrument::probes::holds_mutable;
+use ferrosuite_testcase::statement::{JDouble, Prim, Statement};
+use jni::sys::{jfieldID, jsize, jvalue};
 
 use super::{Executor, cstring};
 use crate::protocol::MethodRanges;
@@ -222,11 +223,46 @@ impl Executor<'_> {
         snap
     }
 
+    /// Adds to `ids` the instrumented classes whose static state the test's own statements
+    /// may have changed: a static field it wrote (through JNI, which no probe sees), or a
+    /// static field it read whose value can change (an array or an object other than a
+    /// string, a boxed primitive or a `Class`). The test may store into such an array or call
+    /// a method that changes such an object; the next test in this worker must not see it,
+    /// or what a test covers would depend on which tests ran before it in the same JVM (and
+    /// so on the number of workers).
+    pub(super) fn statics_touched(&self, statements: &[Statement], ids: &mut Vec<u32>) {
+        for s in statements {
+            let class = match s {
+                Statement::FieldWrite {
+                    class,
+                    receiver: None,
+                    ..
+                } => class,
+                Statement::FieldRead {
+                    class,
+                    descriptor,
+                    receiver: None,
+                    ..
+                } if holds_mutable(descriptor) => class,
+                _ => continue,
+            };
+            if let Some(id) = self.class_index.get(&**class) {
+                ids.push(*id);
+            }
+        }
+    }
+
     /// Calls the reset method of each class whose statics were written, in the order the
-    /// classes were first loaded (their initialisation order).
-    pub(super) fn reset_statics(&mut self, written: &[u32]) -> Vec<String> {
+    /// classes were first loaded (their initialisation order). Returns the classes reset and,
+    /// when a reset threw, why the worker must retire.
+    ///
+    /// The resets run as class initialisation does, not as a test: the abort flag and loop
+    /// counts the test left are cleared and the loop limit is lifted (a reset that stopped
+    /// half-way, say after the test hit the limit, would leave fields `null` for every later
+    /// test), under the watchdog's time limit.
+    pub(super) fn reset_statics(&mut self, written: &[u32]) -> (Vec<String>, Option<String>) {
         if written.is_empty() {
-            return Vec::new();
+            return (Vec::new(), None);
         }
         let order: HashMap<String, usize> = match self.fetcher.loaded.lock() {
             Ok(l) => l.iter().enumerate().map(|(i, n)| (n.clone(), i)).collect(),
@@ -240,6 +276,17 @@ impl Executor<'_> {
             })
             .collect();
         ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            return (Vec::new(), None);
+        }
+        let (probe, limit_field) = (self.ids.probe, self.ids.f_loop_limit);
+        let limit = self.jni.get_field(probe, limit_field, Kind::Int, true);
+        self.jni
+            .set_field(probe, limit_field, Kind::Int, jvalue { i: 0 }, true);
+        self.call_void_static(probe, self.ids.probe_reset);
+        self.watchdog.start();
+        let mut failed = None;
         let mut done = Vec::new();
         for (_, id) in ids {
             if !self.resets.contains_key(&id) {
@@ -262,10 +309,21 @@ impl Executor<'_> {
             }
             if let Some(Some((c, m))) = self.resets.get(&id).copied() {
                 self.jni.call(c, m, Kind::Void, &[], true);
+                let name = self.setup.class_ids[id as usize].replace('/', ".");
+                if self.jni.exception_pending() && failed.is_none() {
+                    failed = Some(format!("the static reset of {name} threw"));
+                }
                 self.jni.clear_exception();
-                done.push(self.setup.class_ids[id as usize].replace('/', "."));
+                done.push(name);
             }
         }
-        done
+        if self.watchdog.end() && failed.is_none() {
+            failed = Some("a static reset overran the time limit".into());
+        }
+        self.jni
+            .set_field(probe, limit_field, Kind::Int, limit, true);
+        // The reset ran code outside the test: the next test starts from a full reset.
+        self.full_reset = true;
+        (done, failed)
     }
 }

@@ -150,7 +150,9 @@ impl Executor<'_> {
         );
         jni.clear_exception();
         let probes = self.read_probes();
-        let reset_classes = self.reset_statics(&probes.statics_written);
+        let mut reset = probes.statics_written.clone();
+        self.statics_touched(&test.statements[..outcomes.len()], &mut reset);
+        let (reset_classes, reset_failed) = self.reset_statics(&reset);
         jni.pop_frame();
         // A stack overflow or out-of-memory error outside static initialisers, with no thread
         // left behind: the stack has unwound; for memory, once the test's values are released
@@ -167,6 +169,11 @@ impl Executor<'_> {
                 self.survived += 1;
                 retire = None;
             }
+        }
+        if let Some(why) = reset_failed {
+            // Part of a class's static state is gone: only a fresh JVM is sure to be as the
+            // next test expects.
+            retire = retire.or(Some(why));
         }
         let executed = outcomes.len() as u32;
         (
@@ -294,8 +301,17 @@ impl Executor<'_> {
     }
 
     pub(super) fn class_name(&self, obj: jobject) -> String {
+        let c = self.jni.class_of(obj);
+        self.name_of_class(c)
+    }
+
+    /// The binary name of a class object (which is deleted).
+    pub(super) fn name_of_class(&self, c: jclass) -> String {
         let jni = self.jni;
-        let c = jni.class_of(obj);
+        if c.is_null() {
+            jni.clear_exception();
+            return String::from("?");
+        }
         let n = raw::reference(jni.call(c, self.ids.class_get_name, Kind::Object, &[], false));
         jni.clear_exception();
         jni.delete_local(c);

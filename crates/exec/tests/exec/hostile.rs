@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use ferrosuite_exec::{Host, MIN_CHUNK, Observed, Polled, Status, ThrowKind};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
-use crate::{config, fixtures};
+use crate::{config, fixture_host, fixtures};
 
 fn call(class: &str, name: &str, desc: &str) -> Test {
     Test::new(vec![Statement::method(
@@ -685,4 +685,69 @@ fn streams_on_the_hosts_thread_survive_a_dying_worker_and_give_the_workers_back(
             "{workers} worker(s)"
         );
     }
+}
+
+/// Static state changed through a reference (a store into a static array the test read, a
+/// cache the code fills) is reset like a static write: every test finds the state a fresh JVM
+/// has, so its result does not depend on the tests before it in the worker (nor on how many
+/// workers share the tests). A reset after a test that hit the loop limit still completes.
+#[test]
+fn state_changed_through_references_does_not_leak() {
+    let mut host = fixture_host(&["hostile/SharedState"]);
+    let first = || call("SharedState", "first", "()I");
+    let lookup = || {
+        Test::new(vec![
+            Statement::Primitive(Prim::String("k".into())),
+            Statement::method(
+                "hostile/SharedState",
+                "lookup",
+                "(Ljava/lang/String;)I",
+                None,
+                vec![VarRef(0)],
+            ),
+        ])
+    };
+    let store = Test::new(vec![
+        Statement::FieldRead {
+            class: "hostile/SharedState".into(),
+            name: "TABLE".into(),
+            descriptor: "[I".into(),
+            receiver: None,
+        },
+        Statement::Primitive(Prim::Int(9)),
+        Statement::ArrayStore {
+            array: VarRef(0),
+            index: 0,
+            value: VarRef(1),
+        },
+    ]);
+    let spin = call("SharedState", "spin", "()J");
+    let tests = vec![store, first(), lookup(), lookup(), spin, first()];
+    let r = host.run(&tests, true).unwrap();
+    let value = |i: usize| r[i].observations.last().and_then(|o| o.value.clone());
+    assert_eq!(
+        value(1),
+        Some(Observed::Integer(1)),
+        "the store leaked: {:?}",
+        r[1]
+    );
+    assert_eq!(value(2), Some(Observed::Integer(1)));
+    assert_eq!(
+        value(3),
+        Some(Observed::Integer(1)),
+        "the cache leaked: {:?}",
+        r[3]
+    );
+    assert!(
+        matches!(&r[4].status, Status::Aborted(m) if m.contains("loop limit")),
+        "{:?}",
+        r[4].status
+    );
+    assert_eq!(r[4].reset_classes, vec!["hostile.SharedState".to_string()]);
+    assert_eq!(
+        value(5),
+        Some(Observed::Integer(1)),
+        "half a reset: {:?}",
+        r[5]
+    );
 }
