@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use ferrosuite_bytecode::attributes::AttributeBody;
+use ferrosuite_bytecode::attributes::{Attribute, AttributeBody};
 use ferrosuite_bytecode::classfile::{ClassFile, access};
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
@@ -35,7 +35,8 @@ use ferrosuite_bytecode::jdk::Jdk;
 
 use crate::error::{Error, Result};
 use crate::names::package_of;
-use crate::source::TypeInfo;
+use crate::source::{GenericClass, TypeInfo, generic_of};
+use ferrosuite_testcase::cluster::{ClassSignature, GenericType, MethodSignature};
 
 /// The JDK's signatures of one release, from `lib/ct.sym`.
 #[derive(Debug)]
@@ -254,14 +255,23 @@ impl TypeInfo for ClassPathTypes<'_> {
             if bridge.access_flags & access::BRIDGE == 0 {
                 return None;
             }
-            // The method the bridge stands for: same name and arity, not a bridge itself.
+            // The method the bridge stands for: same name and arity, not a bridge itself, a
+            // reference type wherever the bridge has one (`MutableInt.setValue(Object)`
+            // bridges to `setValue(Number)`, not to `setValue(int)`).
+            let bridged = MethodDescriptor::parse(descriptor).ok()?;
             return file
                 .methods
                 .iter()
                 .filter(named)
                 .filter(|m| m.access_flags & (access::BRIDGE | access::SYNTHETIC) == 0)
                 .filter_map(|m| MethodDescriptor::parse(&file.member_descriptor(m).ok()?).ok())
-                .find(|d| d.params.len() == arity)
+                .find(|d| {
+                    d.params.len() == arity
+                        && d.params
+                            .iter()
+                            .zip(&bridged.params)
+                            .all(|(p, b)| p.is_reference() == b.is_reference())
+                })
                 .map(|d| d.params);
         }
         None
@@ -279,6 +289,119 @@ impl TypeInfo for ClassPathTypes<'_> {
             return self.load(class).is_some_and(|f| declares(&f));
         }
         self.lineage(class).iter().any(|f| declares(f))
+    }
+
+    fn generic_class(&self, class: &str) -> Option<GenericClass> {
+        let file = self.load(class)?;
+        if let Some(sig) =
+            signature_text(&file, &file.attributes).and_then(|t| ClassSignature::parse(&t).ok())
+        {
+            let mut supertypes = vec![sig.superclass];
+            supertypes.extend(sig.interfaces);
+            return Some(GenericClass {
+                type_params: sig.type_params,
+                supertypes,
+            });
+        }
+        let mut supertypes = Vec::new();
+        if let Ok(Some(s)) = file.super_name() {
+            supertypes.push(generic_of(&FieldType::Object(s.into_owned())));
+        }
+        for i in file.interface_names().unwrap_or_default() {
+            supertypes.push(generic_of(&FieldType::Object(i.into_owned())));
+        }
+        Some(GenericClass {
+            type_params: Vec::new(),
+            supertypes,
+        })
+    }
+
+    fn method_signature(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<(String, MethodSignature)> {
+        let d = MethodDescriptor::parse(descriptor).ok()?;
+        let lineage = if name == "<init>" {
+            self.load(class).into_iter().collect()
+        } else {
+            self.lineage(class)
+        };
+        for file in lineage {
+            let Some(m) = file.methods.iter().find(|m| {
+                file.member_name(m).ok().as_deref() == Some(name)
+                    && file.member_descriptor(m).ok().as_deref() == Some(descriptor)
+            }) else {
+                continue;
+            };
+            let owner = file.name().ok()?.into_owned();
+            let sig = match signature_text(&file, &m.attributes) {
+                Some(text) => MethodSignature::parse(&text).ok()?,
+                None => MethodSignature {
+                    type_params: Vec::new(),
+                    params: d.params.iter().map(generic_of).collect(),
+                    ret: d.ret.as_ref().map(generic_of),
+                    throws: Vec::new(),
+                },
+            };
+            if sig.params.len() != d.params.len()
+                || sig
+                    .params
+                    .iter()
+                    .zip(&d.params)
+                    .any(|(g, e)| !g.matches_erasure(e))
+            {
+                return None;
+            }
+            return Some((owner, sig));
+        }
+        None
+    }
+
+    fn overloads(&self, class: &str, name: &str, arity: usize) -> Option<usize> {
+        let lineage = if name == "<init>" {
+            self.load(class).into_iter().collect()
+        } else {
+            self.lineage(class)
+        };
+        if lineage.is_empty() {
+            return None;
+        }
+        let mut descriptors = std::collections::BTreeSet::new();
+        for file in lineage {
+            for m in &file.methods {
+                if m.access_flags & (access::BRIDGE | access::SYNTHETIC) != 0
+                    || file.member_name(m).ok().as_deref() != Some(name)
+                {
+                    continue;
+                }
+                let desc = file.member_descriptor(m).ok()?;
+                if MethodDescriptor::parse(&desc).ok()?.params.len() == arity {
+                    descriptors.insert(desc.into_owned());
+                }
+            }
+        }
+        Some(descriptors.len())
+    }
+
+    fn field_signature(&self, class: &str, name: &str) -> Option<(String, GenericType)> {
+        for file in self.lineage(class) {
+            let Some(f) = file
+                .fields
+                .iter()
+                .find(|f| file.member_name(f).ok().as_deref() == Some(name))
+            else {
+                continue;
+            };
+            let owner = file.name().ok()?.into_owned();
+            let ty = match signature_text(&file, &f.attributes) {
+                Some(text) => GenericType::parse(&text).ok()?,
+                None => generic_of(&FieldType::parse(&file.member_descriptor(f).ok()?).ok()?),
+            };
+            return Some((owner, ty));
+        }
+        None
     }
 
     fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
@@ -301,6 +424,18 @@ impl TypeInfo for ClassPathTypes<'_> {
         }
         None
     }
+}
+
+/// The text of a class's or member's `Signature` attribute, if it has one.
+fn signature_text(file: &ClassFile, attrs: &[Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match a.body {
+        AttributeBody::Signature(i) => file
+            .constant_pool
+            .utf8(i)
+            .ok()
+            .map(std::borrow::Cow::into_owned),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -218,8 +218,11 @@ pub struct Generated {
     /// Assertions left out because their expected value names a class the test's package
     /// cannot see (the tests stay).
     pub assertions_inaccessible: usize,
-    /// Tests removed because they did not compile.
+    /// Tests removed because they did not compile (with raw types either).
     pub tests_uncompilable: usize,
+    /// Tests whose parameterised types did not compile, written with raw types instead.
+    #[serde(default)]
+    pub tests_raw_types: usize,
     /// Tests removed because they failed under JUnit.
     pub tests_failing: usize,
     /// The Java version of the JDK that ran and validated the tests.
@@ -431,6 +434,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_inaccessible: 0,
         assertions_inaccessible: 0,
         tests_uncompilable: 0,
+        tests_raw_types: 0,
         tests_failing: 0,
         java: jdk.feature,
         release,
@@ -585,15 +589,28 @@ fn validated(
             if round.uncompilable.is_empty() && round.failing.is_empty() {
                 return Ok(Some(class));
             }
-            out.tests_uncompilable += round.uncompilable.len();
-            out.tests_failing += round.failing.len();
-            let drop: Vec<&String> = round.uncompilable.iter().chain(&round.failing).collect();
+            // A test whose parameterised types do not compile gets another round with raw
+            // types before it goes.
+            let mut retyped_now = vec![false; candidates.len()];
+            for (k, (c, name)) in candidates.iter_mut().zip(&class.test_names).enumerate() {
+                if !c.raw_types && round.uncompilable.contains(name) {
+                    c.raw_types = true;
+                    retyped_now[k] = true;
+                }
+            }
+            out.tests_raw_types += retyped_now.iter().filter(|r| **r).count();
             let mut k = 0;
+            let mut dropped_uncompilable = 0;
             candidates.retain(|_| {
                 let name = &class.test_names[k];
+                let retyped = retyped_now[k];
                 k += 1;
-                !drop.contains(&name)
+                let uncompilable = round.uncompilable.contains(name) && !retyped;
+                dropped_uncompilable += usize::from(uncompilable);
+                !(uncompilable || round.failing.contains(name))
             });
+            out.tests_uncompilable += dropped_uncompilable;
+            out.tests_failing += round.failing.len();
         }
         Err(Error::Tool(
             "validation did not converge after 8 rounds of removing tests".into(),

@@ -158,17 +158,23 @@ pub fn join(paths: &[PathBuf]) -> String {
 /// Compiles `sources` (relative to `src`) into `out` with `javac --release 8`; javac's
 /// messages on failure.
 pub fn javac(src: &Path, sources: &[PathBuf], cp: &[PathBuf], out: &Path) -> Result<(), String> {
+    javac_with(src, sources, cp, out, &["-Xlint:none", "-nowarn"])
+}
+
+/// [`javac`] with other lint options instead of `-Xlint:none -nowarn` (e.g.
+/// `-Xlint:rawtypes,unchecked -Werror`: fail on a warning).
+pub fn javac_with(
+    src: &Path,
+    sources: &[PathBuf],
+    cp: &[PathBuf],
+    out: &Path,
+    lint: &[&str],
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let o = Command::new("javac")
-        .args([
-            "--release",
-            "8",
-            "-Xlint:none",
-            "-nowarn",
-            "-encoding",
-            "UTF-8",
-            "-d",
-        ])
+        .args(["--release", "8"])
+        .args(lint)
+        .args(["-encoding", "UTF-8", "-d"])
         .arg(out)
         .arg("-cp")
         .arg(join(cp))

@@ -8,7 +8,6 @@ import java.util.EmptyStackException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@SuppressWarnings({"rawtypes", "unchecked", "deprecation"})
 public class StackTest {
 
     @Test

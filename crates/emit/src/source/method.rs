@@ -8,7 +8,10 @@ use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::string_literal;
 use ferrosuite_testcase::{Statement, VarRef};
 
+use ferrosuite_testcase::cluster::{GenericType, TypeArg};
+
 use super::checks::check_line;
+use super::generics::{Generics, Typing, is_closed};
 use super::imports::{TypeNames, catchable, is_checked, value_type};
 use super::{Config, EmitTest, JUnit, TypeInfo};
 use crate::assertions::{Assertion, Check};
@@ -22,6 +25,19 @@ pub(super) struct MethodWriter<'a> {
     pub(super) types: &'a dyn TypeInfo,
     pub(super) names: &'a TypeNames,
     pub(super) package: &'a str,
+    /// The test's parameterised declarations.
+    pub(super) typing: &'a Typing,
+    pub(super) generics: &'a Generics<'a>,
+    /// Set when the method writes a generic class without type arguments.
+    pub(super) raw: std::cell::Cell<bool>,
+}
+
+/// A written test method: its name, its body, and whether it writes raw types (it then
+/// carries `@SuppressWarnings({"rawtypes", "unchecked"})`).
+pub(super) struct Written {
+    pub(super) name: String,
+    pub(super) body: String,
+    pub(super) raw: bool,
 }
 
 /// How a statement's value appears in the method.
@@ -41,14 +57,8 @@ impl MethodWriter<'_> {
         &self,
         method_scope: &mut Scope,
         statics: &mut BTreeSet<&'static str>,
-    ) -> std::result::Result<(String, String), String> {
-        let stmts = &self.t.test.statements;
-        let end = self.t.expected.as_ref().map_or(stmts.len(), |(i, _)| i + 1);
-        let stmts = &stmts[..end.min(stmts.len())];
-        let decl: Vec<Option<FieldType>> = stmts
-            .iter()
-            .map(value_type)
-            .collect::<std::result::Result<_, _>>()?;
+    ) -> std::result::Result<Written, String> {
+        let (stmts, decl) = written_values(self.t)?;
         // Uses of each value: by later statements (with the position) and by assertions.
         let mut uses: Vec<Vec<(usize, bool)>> = vec![Vec::new(); stmts.len()];
         for (j, s) in stmts.iter().enumerate() {
@@ -123,14 +133,14 @@ impl MethodWriter<'_> {
             {
                 continue;
             }
-            let expr = self.expression(s, &values, &decl)?;
+            let expr = self.expression(i, s, &values, &decl)?;
             if let Some((_, exception)) = thrower {
                 self.expect(
                     &mut body,
                     s,
                     &expr,
                     exception,
-                    decl[i].as_ref(),
+                    decl[i].as_ref().map(|t| (i, t)),
                     &mut scope,
                     statics,
                 );
@@ -138,7 +148,7 @@ impl MethodWriter<'_> {
             }
             match (&values[i], &decl[i]) {
                 (Value::Var(name), Some(ty)) => {
-                    let _ = writeln!(body, "{ind}{} {name} = {expr};", self.names.ty(ty));
+                    let _ = writeln!(body, "{ind}{} {name} = {expr};", self.declared(i, ty));
                 }
                 _ => {
                     let _ = writeln!(body, "{ind}{expr};");
@@ -151,7 +161,91 @@ impl MethodWriter<'_> {
             }
         }
         let name = method_scope.fresh(&self.test_name(stmts));
-        Ok((name, body))
+        Ok(Written {
+            name,
+            body,
+            raw: self.raw.get(),
+        })
+    }
+
+    /// The text of erased type `t` in a declaration, cast or array creation: a generic class
+    /// so written is raw, which the method's annotation must then allow.
+    fn type_text(&self, t: &FieldType) -> String {
+        if self.generics.is_raw(t) {
+            self.raw.set(true);
+        }
+        self.names.ty(t)
+    }
+
+    /// The declared type of value `i` (erased `ty`): parameterised when the typing gives it.
+    fn declared(&self, i: usize, ty: &FieldType) -> String {
+        self.typing
+            .types
+            .get(i)
+            .and_then(Option::as_ref)
+            .and_then(|g| self.generic_text(g))
+            .unwrap_or_else(|| self.type_text(ty))
+    }
+
+    /// Java text of a closed generic type, classes named as the file names them; `None` for
+    /// what this does not write (type variables, arguments of an enclosing class).
+    fn generic_text(&self, g: &GenericType) -> Option<String> {
+        Some(match g {
+            GenericType::Primitive(p) => self.names.ty(p),
+            GenericType::Variable(_) => return None,
+            GenericType::Array(c) => format!("{}[]", self.generic_text(c)?),
+            GenericType::Class(c) => {
+                if c.inner
+                    .iter()
+                    .take(c.inner.len().saturating_sub(1))
+                    .any(|i| !i.args.is_empty())
+                    || (!c.inner.is_empty() && !c.args.is_empty())
+                {
+                    return None;
+                }
+                let mut s = self.names.name(&c.erasure());
+                let args = c.last_args();
+                if args.is_empty() && self.generics.is_generic(&c.erasure()) {
+                    // A raw class inside a parameterised type (`Function<Range, Cut>`).
+                    self.raw.set(true);
+                }
+                if !args.is_empty() {
+                    let texts: Vec<String> = args
+                        .iter()
+                        .map(|a| match a {
+                            TypeArg::Any => Some("?".to_string()),
+                            TypeArg::Exact(t) => self.generic_text(t),
+                            TypeArg::Extends(t) => {
+                                Some(format!("? extends {}", self.generic_text(t)?))
+                            }
+                            TypeArg::Super(t) => Some(format!("? super {}", self.generic_text(t)?)),
+                        })
+                        .collect::<Option<_>>()?;
+                    s.push('<');
+                    s.push_str(&texts.join(", "));
+                    s.push('>');
+                }
+                s
+            }
+        })
+    }
+
+    /// The type to cast value `r` to where `want` (a class) is expected: its parameterised
+    /// type seen as `want` when it has one, else `want` (raw when generic).
+    fn cast_text(&self, r: VarRef, want: &FieldType) -> String {
+        if let (Some(Some(have)), FieldType::Object(class)) =
+            (self.typing.types.get(r.index()), want)
+        {
+            if let Some(text) = self
+                .generics
+                .view(have, class)
+                .filter(is_closed)
+                .and_then(|v| self.generic_text(&v))
+            {
+                return text;
+            }
+        }
+        self.type_text(want)
     }
 
     /// The literal of a constant statement.
@@ -202,6 +296,8 @@ impl MethodWriter<'_> {
         want: &FieldType,
         values: &[Value],
         decl: &[Option<FieldType>],
+        at: Option<(usize, usize)>,
+        site: Option<(&str, &str, usize)>,
     ) -> String {
         let have = decl.get(r.index()).cloned().flatten();
         let text = match values.get(r.index()) {
@@ -210,18 +306,32 @@ impl MethodWriter<'_> {
             _ => "null".into(),
         };
         let is_null_literal = text == "null";
-        if have.as_ref() == Some(want) && !is_null_literal {
+        let cast = match &have {
+            Some(h) => self
+                .typing
+                .casts(self.generics, at.map(|(i, _)| i), site, h, want),
+            None => true,
+        };
+        if !cast && !is_null_literal {
             text
-        } else if is_null_literal || needs_parens(&text) {
-            format!("({}) {}", self.names.ty(want), parenthesise(&text))
+        } else if is_null_literal {
+            // The parameter's own type when the typing found one (`(List<Object>) null`).
+            let cast = at
+                .and_then(|at| self.typing.null_casts.get(&at))
+                .and_then(|g| self.generic_text(g))
+                .unwrap_or_else(|| self.cast_text(r, want));
+            format!("({cast}) null")
+        } else if needs_parens(&text) {
+            format!("({}) {}", self.cast_text(r, want), parenthesise(&text))
         } else {
-            format!("({}) {text}", self.names.ty(want))
+            format!("({}) {text}", self.cast_text(r, want))
         }
     }
 
     /// The receiver `r` for a member of `class` (cast when declared otherwise).
     fn receiver(
         &self,
+        at: usize,
         r: VarRef,
         class: &str,
         values: &[Value],
@@ -235,12 +345,22 @@ impl MethodWriter<'_> {
         let want = FieldType::Object(class.to_string());
         match decl.get(r.index()) {
             Some(Some(have)) if *have == want => name,
-            _ => format!("(({}) {name})", self.names.name(class)),
+            _ => match self.typing.wild_receivers.get(&at) {
+                // The member does not depend on the class's type arguments: `C<?>` needs
+                // no raw type.
+                Some(&n) => format!(
+                    "(({}<{}>) {name})",
+                    self.names.name(class),
+                    vec!["?"; n].join(", ")
+                ),
+                None => format!("(({}) {name})", self.cast_text(r, &want)),
+            },
         }
     }
 
     fn args(
         &self,
+        at: usize,
         callee: Option<(&str, &str)>,
         descriptor: &str,
         args: &[VarRef],
@@ -263,7 +383,11 @@ impl MethodWriter<'_> {
         Ok(args
             .iter()
             .zip(&d.params)
-            .map(|(a, p)| self.argument(*a, p, values, decl))
+            .enumerate()
+            .map(|(k, (a, p))| {
+                let site = callee.map(|(c, n)| (c, n, args.len()));
+                self.argument(*a, p, values, decl, Some((at, k)), site)
+            })
             .collect::<Vec<_>>()
             .join(", "))
     }
@@ -271,6 +395,7 @@ impl MethodWriter<'_> {
     /// The Java expression of a statement (without declaration).
     fn expression(
         &self,
+        i: usize,
         s: &Statement,
         values: &[Value],
         decl: &[Option<FieldType>],
@@ -283,11 +408,30 @@ impl MethodWriter<'_> {
                 class,
                 descriptor,
                 args,
-            } => format!(
-                "new {}({})",
-                n.name(class),
-                self.args(None, descriptor, args, values, decl)?
-            ),
+            } => {
+                let type_args = self
+                    .typing
+                    .constructed
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .filter(|_| self.typing.types.get(i).is_some_and(Option::is_some))
+                    .and_then(|args| {
+                        let t: Option<Vec<String>> =
+                            args.iter().map(|a| self.generic_text(a)).collect();
+                        t.map(|t| format!("<{}>", t.join(", ")))
+                    });
+                let type_args = type_args.unwrap_or_else(|| {
+                    if self.generics.is_generic(class) {
+                        self.raw.set(true);
+                    }
+                    String::new()
+                });
+                format!(
+                    "new {}{type_args}({})",
+                    n.name(class),
+                    self.args(i, Some((class, "<init>")), descriptor, args, values, decl)?
+                )
+            }
             Statement::Method {
                 class,
                 name,
@@ -296,12 +440,12 @@ impl MethodWriter<'_> {
                 args,
             } => {
                 let target = match receiver {
-                    Some(r) => self.receiver(*r, class, values, decl),
+                    Some(r) => self.receiver(i, *r, class, values, decl),
                     None => n.name(class),
                 };
                 format!(
                     "{target}.{name}({})",
-                    self.args(Some((class, name)), descriptor, args, values, decl)?
+                    self.args(i, Some((class, name)), descriptor, args, values, decl)?
                 )
             }
             Statement::FieldRead {
@@ -311,7 +455,7 @@ impl MethodWriter<'_> {
                 ..
             } => {
                 let target = match receiver {
-                    Some(r) => self.receiver(*r, class, values, decl),
+                    Some(r) => self.receiver(i, *r, class, values, decl),
                     None => n.name(class),
                 };
                 format!("{target}.{name}")
@@ -324,13 +468,13 @@ impl MethodWriter<'_> {
                 value,
             } => {
                 let target = match receiver {
-                    Some(r) => self.receiver(*r, class, values, decl),
+                    Some(r) => self.receiver(i, *r, class, values, decl),
                     None => n.name(class),
                 };
                 let ty = FieldType::parse(descriptor).map_err(|e| e.to_string())?;
                 format!(
                     "{target}.{name} = {}",
-                    self.argument(*value, &ty, values, decl)
+                    self.argument(*value, &ty, values, decl, Some((i, 0)), None)
                 )
             }
             Statement::ArrayNew { component, length } => {
@@ -340,7 +484,16 @@ impl MethodWriter<'_> {
                     base = c;
                     dims += 1;
                 }
-                format!("new {}[{length}]{}", n.ty(base), "[]".repeat(dims))
+                // `new C<?>[n]` when the typing gives the array a wildcard type.
+                let mut typed = self.typing.types.get(i).cloned().flatten();
+                while let Some(GenericType::Array(c)) = typed {
+                    typed = Some(*c);
+                }
+                let base_text = typed
+                    .as_ref()
+                    .and_then(|g| self.generic_text(g))
+                    .unwrap_or_else(|| self.type_text(base));
+                format!("new {base_text}[{length}]{}", "[]".repeat(dims))
             }
             Statement::ArrayStore {
                 array,
@@ -357,7 +510,7 @@ impl MethodWriter<'_> {
                 };
                 format!(
                     "{arr}[{index}] = {}",
-                    self.argument(*value, &component, values, decl)
+                    self.argument(*value, &component, values, decl, None, None)
                 )
             }
             Statement::Cast { value, ty } => {
@@ -366,7 +519,7 @@ impl MethodWriter<'_> {
                     Some(Value::Inline(t)) => parenthesise(t),
                     _ => "null".into(),
                 };
-                format!("({}) {v}", n.ty(ty))
+                format!("({}) {v}", self.type_text(ty))
             }
             other => return Err(format!("cannot write statement {other}")),
         })
@@ -380,7 +533,7 @@ impl MethodWriter<'_> {
         s: &Statement,
         expr: &str,
         exception: &str,
-        ty: Option<&FieldType>,
+        ty: Option<(usize, &FieldType)>,
         scope: &mut Scope,
         statics: &mut BTreeSet<&'static str>,
     ) {
@@ -399,7 +552,7 @@ impl MethodWriter<'_> {
         let stmt = if standalone {
             format!("{expr};")
         } else {
-            let ty = ty.map_or_else(|| "Object".to_string(), |t| self.names.ty(t));
+            let ty = ty.map_or_else(|| "Object".to_string(), |(i, t)| self.declared(i, t));
             let name = scope.fresh("unused");
             format!("{ty} {name} = {expr};")
         };
@@ -564,4 +717,19 @@ fn parenthesise(t: &str) -> String {
     } else {
         t.to_string()
     }
+}
+
+/// The statements a test method writes (up to the one expected to throw) and their values'
+/// erased types.
+pub(super) fn written_values(
+    t: &EmitTest,
+) -> std::result::Result<(&[Statement], Vec<Option<FieldType>>), String> {
+    let stmts = &t.test.statements;
+    let end = t.expected.as_ref().map_or(stmts.len(), |(i, _)| i + 1);
+    let stmts = &stmts[..end.min(stmts.len())];
+    let decl = stmts
+        .iter()
+        .map(value_type)
+        .collect::<std::result::Result<_, _>>()?;
+    Ok((stmts, decl))
 }

@@ -22,8 +22,11 @@
 //! - An argument whose variable's declared type is not the parameter's type is cast to it
 //!   (`m((Object) string)`), so the call resolves to the overload that was executed; a
 //!   receiver declared with another type than the method's class is cast likewise.
-//! - Types are raw and erased (what the descriptors say), so the class carries
-//!   `@SuppressWarnings({"rawtypes", "unchecked"})`.
+//! - Values are declared with the type arguments their signatures give (`List<String>`,
+//!   `new ArrayList<Object>()`: the `generics` module); an argument is cast only where an
+//!   overload or its declared type needs it. A test that still writes a generic class raw
+//!   carries `@SuppressWarnings({"rawtypes", "unchecked"})` on its method; the class carries
+//!   none.
 //! - Class names are imported when their simple name is unambiguous in the file and written
 //!   in full otherwise; classes of the test's package and `java.lang` need no import.
 //! - Variables are named after the field or parameter they feed when [`TypeInfo`] knows it,
@@ -32,6 +35,7 @@
 //!   when names clash.
 
 mod checks;
+mod generics;
 mod imports;
 mod method;
 #[cfg(test)]
@@ -46,14 +50,17 @@ use std::time::Duration;
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_executor::{Observed, Outcome, Status, TestResult, ThrowKind};
 use ferrosuite_testcase::Test;
+use ferrosuite_testcase::cluster::{GenericType, MethodSignature};
 use serde::{Deserialize, Serialize};
 
 use crate::assertions::{Assertion, Limits, candidates};
 use crate::error::{Error, Result};
 use crate::names::{Scope, is_identifier, package_of};
 
+pub use generics::{GenericClass, generic_of};
+use generics::{Generics, Typing, classes_of};
 use imports::{TypeNames, collect_classes};
-use method::MethodWriter;
+use method::{MethodWriter, written_values};
 
 /// The JUnit version to write for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -135,6 +142,41 @@ pub trait TypeInfo {
         true
     }
 
+    /// The type parameters and direct supertypes of `class` (see [`GenericClass`]); `None`
+    /// when the class is unknown. Without it every generic class is written raw.
+    fn generic_class(&self, class: &str) -> Option<GenericClass> {
+        let _ = class;
+        None
+    }
+
+    /// The class declaring the method or constructor `name` `descriptor` that a call on
+    /// `class` reaches (itself or a supertype), and its generic signature (from the
+    /// descriptor when it has no `Signature`); `None` when unknown or when the signature's
+    /// parameters do not match the descriptor's (an inner class's constructor).
+    fn method_signature(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<(String, MethodSignature)> {
+        let _ = (class, name, descriptor);
+        None
+    }
+
+    /// How many methods (constructors for `<init>`) named `name` with `arity` parameters a
+    /// call on `class` can reach; `None` when unknown. With one, an argument needs no cast to
+    /// pick the overload that was executed.
+    fn overloads(&self, class: &str, name: &str, arity: usize) -> Option<usize> {
+        let _ = (class, name, arity);
+        None
+    }
+
+    /// The class declaring field `name` reached from `class`, and the field's generic type.
+    fn field_signature(&self, class: &str, name: &str) -> Option<(String, GenericType)> {
+        let _ = (class, name);
+        None
+    }
+
     /// The source name of parameter `index` of method `name` `descriptor` of `class`, if the
     /// class file records it.
     fn parameter_name(
@@ -165,6 +207,9 @@ pub struct EmitTest {
     pub assertions: Vec<Assertion>,
     /// The statement that throws and the exception's binary class name.
     pub expected: Option<(usize, String)>,
+    /// Write every value with its erased type (generic classes raw), not the parameterised
+    /// types the signatures give: for a test whose inferred types do not compile.
+    pub raw_types: bool,
 }
 
 impl EmitTest {
@@ -198,6 +243,7 @@ impl EmitTest {
             test,
             assertions,
             expected,
+            raw_types: false,
         })
     }
 }
@@ -278,9 +324,21 @@ pub fn emit_class(
     let junit = JunitNames::of(config.junit);
     // Every class the file names, to decide imports.
     let mut used: BTreeSet<String> = BTreeSet::new();
+    let generics = Generics::new(types);
+    let mut typings = Vec::with_capacity(tests.len());
     for (k, t) in tests.iter().enumerate() {
         collect_classes(t, &mut used, types, &package)
             .map_err(|detail| Error::Test { test: k, detail })?;
+        let (stmts, decl) = written_values(t).map_err(|detail| Error::Test { test: k, detail })?;
+        let typing = if t.raw_types {
+            Typing::raw(stmts.len())
+        } else {
+            Typing::infer(stmts, &decl, &generics, &package)
+        };
+        for g in typing.types.iter().flatten() {
+            classes_of(g, &mut used);
+        }
+        typings.push(typing);
     }
     for c in junit.types {
         used.insert((*c).to_string());
@@ -302,7 +360,7 @@ pub fn emit_class(
         "equals",
     ]);
     let mut statics: BTreeSet<&'static str> = BTreeSet::new();
-    for (k, t) in tests.iter().enumerate() {
+    for (k, (t, typing)) in tests.iter().zip(&typings).enumerate() {
         let w = MethodWriter {
             t,
             cut,
@@ -310,6 +368,9 @@ pub fn emit_class(
             types,
             names: &names,
             package: &package,
+            typing,
+            generics: &generics,
+            raw: std::cell::Cell::new(false),
         };
         let m = w
             .write(&mut method_scope, &mut statics)
@@ -331,13 +392,10 @@ pub fn emit_class(
         let _ = writeln!(out, "import {i};");
     }
     out.push('\n');
-    let _ = writeln!(
-        out,
-        "@SuppressWarnings({{\"rawtypes\", \"unchecked\", \"deprecation\"}})"
-    );
     let _ = writeln!(out, "public class {class_name} {{");
     let mut test_names = Vec::new();
-    for (name, body) in &methods {
+    for m in &methods {
+        let (name, body) = (&m.name, &m.body);
         out.push('\n');
         let test = names.name("org/junit/jupiter/api/Test");
         match config.junit {
@@ -353,6 +411,14 @@ pub fn emit_class(
                     config.timeout.as_millis()
                 );
             }
+        }
+        if m.raw {
+            // Only where the test writes a generic class raw: the rest of the class keeps
+            // javac's warnings.
+            let _ = writeln!(
+                out,
+                "    @SuppressWarnings({{\"rawtypes\", \"unchecked\"}})"
+            );
         }
         let _ = writeln!(out, "    public void {name}() throws Throwable {{");
         out.push_str(body);

@@ -33,6 +33,7 @@ fn an_assertion_on_a_private_enum_goes_and_the_test_stays() {
             },
         ],
         expected: None,
+        raw_types: false,
     };
     assert_eq!(t.drop_inaccessible_assertions(&Hidden, "p"), 1);
     assert_eq!(t.assertions.len(), 2);

@@ -77,6 +77,7 @@ fn cases() -> Vec<EmitTest> {
                 value(6, Observed::Boolean(true)),
             ],
             expected: None,
+            raw_types: false,
         },
         // Extreme values of every primitive type, as arguments and as expected values.
         EmitTest {
@@ -103,6 +104,7 @@ fn cases() -> Vec<EmitTest> {
                 value(11, Observed::Boolean(true)),
             ],
             expected: None,
+            raw_types: false,
         },
         // Two classes named `List`: both written in full. A value named after the field it
         // is written to. Receivers declared with another type than the member's class: cast.
@@ -151,6 +153,7 @@ fn cases() -> Vec<EmitTest> {
                 },
             ],
             expected: None,
+            raw_types: false,
         },
         // An exception from a field read on null: not a statement expression, so the
         // lambda (or the try block) declares it.
@@ -168,6 +171,7 @@ fn cases() -> Vec<EmitTest> {
             ]),
             assertions: vec![],
             expected: Some((1, "java.lang.NullPointerException".into())),
+            raw_types: false,
         },
         // A checked exception (JUnit 4 catches `Exception` and checks the type).
         EmitTest {
@@ -181,6 +185,7 @@ fn cases() -> Vec<EmitTest> {
             ]),
             assertions: vec![],
             expected: Some((1, "java.io.FileNotFoundException".into())),
+            raw_types: false,
         },
         // A bridge descriptor (the erased `compareTo(Object)` of `Comparable<Integer>`): the
         // argument is written for `compareTo(Integer)`, which javac can see.
@@ -214,6 +219,7 @@ fn cases() -> Vec<EmitTest> {
             ]),
             assertions: vec![value(3, Observed::Integer(0))],
             expected: Some((4, "java.lang.NullPointerException".into())),
+            raw_types: false,
         },
         // The same method and outcome again: the name is numbered.
         EmitTest {
@@ -230,6 +236,7 @@ fn cases() -> Vec<EmitTest> {
             ]),
             assertions: vec![],
             expected: Some((1, "java.lang.NullPointerException".into())),
+            raw_types: false,
         },
     ]
 }

@@ -13,5 +13,6 @@
 )]
 
 mod common;
+mod generics;
 mod golden;
 mod release;

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@SuppressWarnings({"rawtypes", "unchecked", "deprecation"})
 public class CornerCasesTest {
 
     @Test
@@ -48,8 +47,8 @@ public class CornerCasesTest {
     @Test
     @Timeout(4)
     public void newStack() throws Throwable {
-        ArrayList arrayList = new ArrayList();
-        int i = ((java.util.List) arrayList).size();
+        ArrayList<Object> arrayList = new ArrayList<Object>();
+        int i = ((java.util.List<Object>) arrayList).size();
         assertEquals(0, i);
         java.awt.List list = new java.awt.List();
         int i2 = list.getItemCount();
@@ -57,10 +56,10 @@ public class CornerCasesTest {
         Stack stack = new Stack();
         int[] values = new int[5];
         stack.values = values;
-        AbstractMap.SimpleEntry simpleEntry = new AbstractMap.SimpleEntry((Object) stack, (Object) arrayList);
+        AbstractMap.SimpleEntry<Object, Object> simpleEntry = new AbstractMap.SimpleEntry<Object, Object>(stack, arrayList);
         assertNotNull(simpleEntry.getKey());
         Object object = simpleEntry.getValue();
-        boolean flag = ((ArrayList) object).isEmpty();
+        boolean flag = ((ArrayList<?>) object).isEmpty();
         assertTrue(flag);
     }
 

@@ -15,7 +15,6 @@ import java.util.EmptyStackException;
 import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 
-@SuppressWarnings({"rawtypes", "unchecked", "deprecation"})
 public class StackTest {
 
     @Test(timeout = 4000)
@@ -126,7 +125,7 @@ public class StackTest {
 
     @Test(timeout = 4000)
     public void reverseBytes() throws Throwable {
-        AbstractMap.SimpleEntry simpleEntry = new AbstractMap.SimpleEntry((Object) "k", (Object) "v");
+        AbstractMap.SimpleEntry<Object, Object> simpleEntry = new AbstractMap.SimpleEntry<Object, Object>("k", "v");
         assertEquals("k", simpleEntry.getKey());
         assertEquals("v", simpleEntry.getValue());
         assertEquals("k=v", simpleEntry.toString());

@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@SuppressWarnings({"rawtypes", "unchecked", "deprecation"})
 public class StackTest {
 
     @Test
@@ -123,7 +122,7 @@ public class StackTest {
     @Test
     @Timeout(4)
     public void reverseBytes() throws Throwable {
-        AbstractMap.SimpleEntry simpleEntry = new AbstractMap.SimpleEntry((Object) "k", (Object) "v");
+        AbstractMap.SimpleEntry<Object, Object> simpleEntry = new AbstractMap.SimpleEntry<Object, Object>("k", "v");
         assertEquals("k", simpleEntry.getKey());
         assertEquals("v", simpleEntry.getValue());
         assertEquals("k=v", simpleEntry.toString());

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# How many javac warnings the emitted suites cause: generates tests for 40 commons-lang3 and
+# guava classes (the set of split-output.sh; --max-statements 60000 --seed 1), then compiles
+# them with `javac --release 8 -Xlint:rawtypes,unchecked` twice: as emitted, and with every
+# `@SuppressWarnings` line removed (the raw types the tests still use). Prints the test and
+# annotation counts and both warning counts; the generate report is in OUT.
+#
+#   benches/scripts/lint-warnings.sh              # validated (javac + JUnit), OUT=/tmp/lint
+#   VALIDATE=0 benches/scripts/lint-warnings.sh   # --no-validate: every test the search kept
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/lint}
+J=/usr/share/java
+L=org.apache.commons.lang3
+G=com.google.common
+CLASSES="
+$L.ArrayUtils $L.BitField $L.BooleanUtils $L.CharRange $L.CharSetUtils $L.CharUtils $L.ClassUtils
+$L.Conversion $L.LocaleUtils $L.ObjectUtils $L.Range $L.RegExUtils $L.StringUtils $L.Validate
+$L.builder.EqualsBuilder $L.builder.HashCodeBuilder $L.math.Fraction $L.math.NumberUtils
+$L.mutable.MutableInt $L.mutable.MutableLong $L.text.StrTokenizer $L.text.WordUtils
+$L.time.DurationFormatUtils $L.time.StopWatch $L.tuple.MutablePair $L.SerializationUtils
+$G.base.Strings $G.base.Joiner $G.base.Splitter $G.base.CharMatcher $G.base.Ascii $G.base.Preconditions
+$G.math.IntMath $G.math.LongMath $G.primitives.Ints $G.primitives.Longs $G.primitives.UnsignedInts
+$G.net.HostAndPort $G.collect.Lists $G.base.CaseFormat"
+args=()
+for c in $CLASSES; do args+=(--class "$c"); done
+validate=()
+[ "${VALIDATE:-1}" = 0 ] && validate=(--no-validate)
+cargo build -q --release -p ferrosuite
+rm -rf "$OUT"
+mkdir -p "$OUT"
+target/release/ferrosuite generate -c "$J/commons-lang3.jar:$J/guava.jar" "${args[@]}" \
+    --max-statements 60000 --seed 1 "${validate[@]}" --out "$OUT/gen" > "$OUT/generate.txt" 2>&1
+cp="$J/commons-lang3.jar:$J/guava.jar:$J/junit-jupiter-api.jar:$J/apiguardian-api.jar:$J/opentest4j.jar"
+mapfile -t files < <(find "$OUT/gen/src" -name '*.java' | sort)
+count() { grep -ho "$1" "${files[@]}" | wc -l; }
+echo "test classes: ${#files[@]}, tests: $(count '@Test'), methods with @SuppressWarnings: $(count '@SuppressWarnings')"
+# lint NAME FILES...: javac's rawtypes and unchecked warnings and errors for FILES.
+lint() {
+    local name=$1
+    shift
+    mkdir -p "$OUT/$name.classes"
+    javac -Xmaxwarns 100000 -Xmaxerrs 1000 -Xlint:rawtypes,unchecked --release 8 -encoding UTF-8 \
+        -d "$OUT/$name.classes" -cp "$cp" "$@" > "$OUT/$name.txt" 2>&1 || true
+    echo "$name: $(grep -c 'warning: \[rawtypes\]' "$OUT/$name.txt") rawtypes, $(grep -c 'warning: \[unchecked\]' "$OUT/$name.txt") unchecked warnings, $(grep -c 'error:' "$OUT/$name.txt") errors"
+}
+lint as-emitted "${files[@]}"
+rm -rf "$OUT/stripped"
+cp -r "$OUT/gen/src" "$OUT/stripped"
+mapfile -t stripped < <(find "$OUT/stripped" -name '*.java' | sort)
+sed -i '/@SuppressWarnings/d' "${stripped[@]}"
+lint without-annotations "${stripped[@]}"

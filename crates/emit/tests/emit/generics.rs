@@ -1,0 +1,200 @@
+//! Parameterised types in emitted tests: values declared with the type arguments their
+//! signatures give, raw types only where a use needs them (and then a `@SuppressWarnings` on
+//! that test method alone). The class compiles with `-Xlint:rawtypes,unchecked -Werror`.
+
+use ferrosuite_bytecode::classpath::ClassPath;
+use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_emit::{ClassPathTypes, Config, EmitTest, emit_class};
+use ferrosuite_testcase::statement::Prim;
+use ferrosuite_testcase::{Statement, Test, VarRef};
+
+use crate::common::{fixtures, golden, junit5_compile, scratch};
+
+fn m(class: &str, name: &str, desc: &str, recv: Option<u32>, args: &[u32]) -> Statement {
+    Statement::method(
+        class,
+        name,
+        desc,
+        recv.map(VarRef),
+        args.iter().map(|a| VarRef(*a)).collect(),
+    )
+}
+
+fn new(class: &str) -> Statement {
+    Statement::constructor(class, "()V", vec![])
+}
+
+fn string(s: &str) -> Statement {
+    Statement::Primitive(Prim::String(s.into()))
+}
+
+fn test(statements: Vec<Statement>, expected: Option<(usize, &str)>) -> EmitTest {
+    EmitTest {
+        test: Test::new(statements),
+        assertions: vec![],
+        expected: expected.map(|(i, e)| (i, e.to_string())),
+        raw_types: false,
+    }
+}
+
+fn cases() -> Vec<EmitTest> {
+    const LIST: &str = "java/util/ArrayList";
+    vec![
+        // A constructed generic class: its unbounded parameters become Object.
+        test(
+            vec![
+                new(LIST),
+                string("a"),
+                m(LIST, "add", "(Ljava/lang/Object;)Z", Some(0), &[1]),
+                m(LIST, "size", "()I", Some(0), &[]),
+            ],
+            None,
+        ),
+        // A result typed from the receiver's arguments (`Set<Object>`).
+        test(
+            vec![
+                new("java/util/HashMap"),
+                string("k"),
+                m(
+                    "java/util/HashMap",
+                    "put",
+                    "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+                    Some(0),
+                    &[1, 1],
+                ),
+                m(
+                    "java/util/HashMap",
+                    "keySet",
+                    "()Ljava/util/Set;",
+                    Some(0),
+                    &[],
+                ),
+                m("java/util/Set", "size", "()I", Some(3), &[]),
+            ],
+            None,
+        ),
+        // `sort` needs a Comparable element type: the list stays raw, this method alone
+        // suppresses the warnings.
+        test(
+            vec![
+                new(LIST),
+                m(
+                    "java/util/Collections",
+                    "sort",
+                    "(Ljava/util/List;)V",
+                    None,
+                    &[0],
+                ),
+            ],
+            None,
+        ),
+        // A method's variable from the argument: `List<String>`.
+        test(
+            vec![
+                Statement::ArrayNew {
+                    component: FieldType::Object("java/lang/String".into()),
+                    length: 1,
+                },
+                string("x"),
+                Statement::ArrayStore {
+                    array: VarRef(0),
+                    index: 0,
+                    value: VarRef(1),
+                },
+                m(
+                    "java/util/Arrays",
+                    "asList",
+                    "([Ljava/lang/Object;)Ljava/util/List;",
+                    None,
+                    &[0],
+                ),
+                m("java/util/List", "size", "()I", Some(3), &[]),
+            ],
+            None,
+        ),
+        // A free variable from the declaration (`List<Object>`), and a typed `null`.
+        test(
+            vec![
+                m(
+                    "java/util/Collections",
+                    "emptyList",
+                    "()Ljava/util/List;",
+                    None,
+                    &[],
+                ),
+                m("java/util/List", "isEmpty", "()Z", Some(0), &[]),
+                Statement::Null {
+                    ty: FieldType::Object("java/util/List".into()),
+                },
+                m(
+                    "java/util/Collections",
+                    "unmodifiableList",
+                    "(Ljava/util/List;)Ljava/util/List;",
+                    None,
+                    &[2],
+                ),
+            ],
+            Some((3, "java.lang.NullPointerException")),
+        ),
+        // A list of objects where an `Iterable<? extends CharSequence>` is wanted: raw.
+        test(
+            vec![
+                new(LIST),
+                string(","),
+                m(
+                    "java/lang/String",
+                    "join",
+                    "(Ljava/lang/CharSequence;Ljava/lang/Iterable;)Ljava/lang/String;",
+                    None,
+                    &[1, 0],
+                ),
+            ],
+            None,
+        ),
+    ]
+}
+
+#[test]
+fn signatures_give_type_arguments_and_raw_types_stay_local() {
+    let fx = fixtures().clone();
+    let cp = ClassPath::parse(&format!("{}:jrt", fx.display())).unwrap();
+    let types = ClassPathTypes::for_release(&cp, 8, None).unwrap();
+    let config = Config {
+        class_name: Some("GenericsTest".into()),
+        ..Config::default()
+    };
+    let class = emit_class("examples/Stack", &cases(), &config, &types).unwrap();
+    golden("GenericsTest.java", &class.source);
+    let src = &class.source;
+    assert!(
+        src.contains("ArrayList<Object> arrayList = new ArrayList<Object>();"),
+        "{src}"
+    );
+    assert!(src.contains("Set<Object> set = hashMap.keySet();"), "{src}");
+    assert!(
+        src.contains("List<String> list = Arrays.asList(stringArray);"),
+        "{src}"
+    );
+    assert!(
+        src.contains("List<Object> list = Collections.emptyList();"),
+        "{src}"
+    );
+    // Two methods need raw types; no annotation on the class.
+    assert_eq!(src.matches("@SuppressWarnings").count(), 2, "{src}");
+    assert!(!src.contains("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})"));
+    let dir = scratch("emit-generics");
+    let s = dir.join("src");
+    std::fs::create_dir_all(s.join("examples")).unwrap();
+    std::fs::write(s.join(&class.path), src).unwrap();
+    let mut cpath = vec![fx];
+    cpath.extend(junit5_compile());
+    if let Err(e) = ferrosuite_testkit::javac_with(
+        &s,
+        std::slice::from_ref(&class.path),
+        &cpath,
+        &dir.join("classes"),
+        &["-Xlint:rawtypes,unchecked", "-Werror"],
+    ) {
+        panic!("javac -Xlint:rawtypes,unchecked -Werror failed:\n{e}\n{src}");
+    }
+}
