@@ -385,6 +385,51 @@ impl TypeInfo for ClassPathTypes<'_> {
         Some(descriptors.len())
     }
 
+    fn deprecated(&self, class: &str, member: Option<(&str, &str)>) -> bool {
+        let marked = |attrs: &[Attribute]| {
+            attrs
+                .iter()
+                .any(|a| matches!(a.body, AttributeBody::Deprecated))
+        };
+        let Some(file) = self.load(class) else {
+            return false;
+        };
+        if marked(&file.attributes) {
+            return true;
+        }
+        let Some((name, descriptor)) = member else {
+            return false;
+        };
+        let lineage = if name == "<init>" {
+            vec![file]
+        } else {
+            self.lineage(class)
+        };
+        for f in lineage {
+            let found = f.methods.iter().chain(&f.fields).find(|m| {
+                f.member_name(m).ok().as_deref() == Some(name)
+                    && f.member_descriptor(m).ok().as_deref() == Some(descriptor)
+            });
+            if let Some(m) = found {
+                if m.access_flags & access::BRIDGE == 0 {
+                    return marked(&m.attributes);
+                }
+                // A bridge: source calls the method it stands for (same name and arity).
+                let arity = MethodDescriptor::parse(descriptor).map_or(0, |d| d.params.len());
+                return f.methods.iter().any(|o| {
+                    o.access_flags & access::BRIDGE == 0
+                        && f.member_name(o).ok().as_deref() == Some(name)
+                        && f.member_descriptor(o)
+                            .ok()
+                            .and_then(|d| MethodDescriptor::parse(&d).ok())
+                            .is_some_and(|d| d.params.len() == arity)
+                        && marked(&o.attributes)
+                });
+            }
+        }
+        false
+    }
+
     fn field_signature(&self, class: &str, name: &str) -> Option<(String, GenericType)> {
         for file in self.lineage(class) {
             let Some(f) = file

@@ -29,7 +29,15 @@ pub(super) fn top_level(internal: &str) -> (&str, &str) {
 }
 
 impl TypeNames {
-    pub(super) fn new(used: &BTreeSet<String>, package: &str, test_class: &str) -> Self {
+    /// How the classes `used` are written in a file of `package` declaring `test_class`;
+    /// classes for which `no_import` holds are written in full (an import of a deprecated
+    /// class draws a warning under `--release 8` that no annotation can suppress).
+    pub(super) fn with(
+        used: &BTreeSet<String>,
+        package: &str,
+        test_class: &str,
+        no_import: &dyn Fn(&str) -> bool,
+    ) -> Self {
         let mut by_simple: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for c in used {
             let (top, _) = top_level(c);
@@ -50,7 +58,7 @@ impl TypeNames {
             } else if let Some(t) = tops.iter().find(|t| lang(t)) {
                 Some(t)
             } else if tops.len() == 1 {
-                tops.iter().next().copied()
+                tops.iter().next().copied().filter(|t| !no_import(t))
             } else {
                 None
             };

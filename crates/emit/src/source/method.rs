@@ -11,7 +11,7 @@ use ferrosuite_testcase::{Statement, VarRef};
 use ferrosuite_testcase::cluster::{GenericType, TypeArg};
 
 use super::checks::check_line;
-use super::generics::{Generics, Typing, is_closed};
+use super::generics::{Generics, Site, Typing, is_closed};
 use super::imports::{TypeNames, catchable, is_checked, value_type};
 use super::{Config, EmitTest, JUnit, TypeInfo};
 use crate::assertions::{Assertion, Check};
@@ -32,12 +32,34 @@ pub(super) struct MethodWriter<'a> {
     pub(super) raw: std::cell::Cell<bool>,
 }
 
-/// A written test method: its name, its body, and whether it writes raw types (it then
-/// carries `@SuppressWarnings({"rawtypes", "unchecked"})`).
+/// What a test method's `@SuppressWarnings` must name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Suppress {
+    /// It writes a generic class raw: `rawtypes` and `unchecked`.
+    pub(super) raw: bool,
+    /// It uses deprecated API: `deprecation`.
+    pub(super) deprecation: bool,
+}
+
+impl Suppress {
+    /// The annotation, if any is needed.
+    pub(super) fn annotation(self) -> Option<&'static str> {
+        match (self.raw, self.deprecation) {
+            (false, false) => None,
+            (true, false) => Some("@SuppressWarnings({\"rawtypes\", \"unchecked\"})"),
+            (false, true) => Some("@SuppressWarnings(\"deprecation\")"),
+            (true, true) => {
+                Some("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})")
+            }
+        }
+    }
+}
+
+/// A written test method: its name, its body, and the warnings it must suppress.
 pub(super) struct Written {
     pub(super) name: String,
     pub(super) body: String,
-    pub(super) raw: bool,
+    pub(super) suppress: Suppress,
 }
 
 /// How a statement's value appears in the method.
@@ -161,11 +183,53 @@ impl MethodWriter<'_> {
             }
         }
         let name = method_scope.fresh(&self.test_name(stmts));
+        let deprecation = stmts.iter().any(|s| self.uses_deprecated(s))
+            || decl.iter().flatten().any(|t| {
+                let mut base = t;
+                while let FieldType::Array(c) = base {
+                    base = c;
+                }
+                matches!(base, FieldType::Object(c) if self.types.deprecated(c, None))
+            });
         Ok(Written {
             name,
             body,
-            raw: self.raw.get(),
+            suppress: Suppress {
+                raw: self.raw.get(),
+                deprecation,
+            },
         })
+    }
+
+    /// Whether statement `s` uses deprecated API: the member it calls, reads or writes, or
+    /// its class.
+    fn uses_deprecated(&self, s: &Statement) -> bool {
+        let (class, member) = match s {
+            Statement::Constructor {
+                class, descriptor, ..
+            } => (class, Some(("<init>", &**descriptor))),
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                ..
+            }
+            | Statement::FieldRead {
+                class,
+                name,
+                descriptor,
+                ..
+            }
+            | Statement::FieldWrite {
+                class,
+                name,
+                descriptor,
+                ..
+            } => (class, Some((&**name, &**descriptor))),
+            Statement::EnumConstant { class, .. } => (class, None),
+            _ => return false,
+        };
+        self.types.deprecated(class, member)
     }
 
     /// The text of erased type `t` in a declaration, cast or array creation: a generic class
@@ -297,7 +361,7 @@ impl MethodWriter<'_> {
         values: &[Value],
         decl: &[Option<FieldType>],
         at: Option<(usize, usize)>,
-        site: Option<(&str, &str, usize)>,
+        site: Option<Site<'_>>,
     ) -> String {
         let have = decl.get(r.index()).cloned().flatten();
         let text = match values.get(r.index()) {
@@ -307,9 +371,14 @@ impl MethodWriter<'_> {
         };
         let is_null_literal = text == "null";
         let cast = match &have {
-            Some(h) => self
-                .typing
-                .casts(self.generics, at.map(|(i, _)| i), site, h, want),
+            Some(h) => self.typing.casts(
+                self.generics,
+                at.map(|(i, _)| i),
+                site,
+                at.map_or(0, |(_, k)| k),
+                h,
+                want,
+            ),
             None => true,
         };
         if !cast && !is_null_literal {
@@ -385,7 +454,12 @@ impl MethodWriter<'_> {
             .zip(&d.params)
             .enumerate()
             .map(|(k, (a, p))| {
-                let site = callee.map(|(c, n)| (c, n, args.len()));
+                let site = callee.map(|(class, name)| Site {
+                    class,
+                    name,
+                    descriptor,
+                    arity: args.len(),
+                });
                 self.argument(*a, p, values, decl, Some((at, k)), site)
             })
             .collect::<Vec<_>>()

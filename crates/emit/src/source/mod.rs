@@ -25,8 +25,8 @@
 //! - Values are declared with the type arguments their signatures give (`List<String>`,
 //!   `new ArrayList<Object>()`: the `generics` module); an argument is cast only where an
 //!   overload or its declared type needs it. A test that still writes a generic class raw
-//!   carries `@SuppressWarnings({"rawtypes", "unchecked"})` on its method; the class carries
-//!   none.
+//!   carries `@SuppressWarnings({"rawtypes", "unchecked"})` on its method, one that uses
+//!   deprecated API `@SuppressWarnings("deprecation")`; the class carries none.
 //! - Class names are imported when their simple name is unambiguous in the file and written
 //!   in full otherwise; classes of the test's package and `java.lang` need no import.
 //! - Variables are named after the field or parameter they feed when [`TypeInfo`] knows it,
@@ -169,6 +169,14 @@ pub trait TypeInfo {
     fn overloads(&self, class: &str, name: &str, arity: usize) -> Option<usize> {
         let _ = (class, name, arity);
         None
+    }
+
+    /// Whether source using `member` (name and descriptor; `None`: the class itself) of
+    /// `class` is using deprecated API (the member or its class carries `Deprecated`): the
+    /// test method then needs `@SuppressWarnings("deprecation")`.
+    fn deprecated(&self, class: &str, member: Option<(&str, &str)>) -> bool {
+        let _ = (class, member);
+        false
     }
 
     /// The class declaring field `name` reached from `class`, and the field's generic type.
@@ -346,7 +354,9 @@ pub fn emit_class(
     if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
         used.insert("java/util/concurrent/TimeUnit".into());
     }
-    let names = TypeNames::new(&used, &package, &class_name);
+    let names = TypeNames::with(&used, &package, &class_name, &|c| {
+        package_of(c) != package && types.deprecated(c, None)
+    });
     let mut methods = Vec::new();
     let mut method_scope = Scope::with_taken([
         "toString",
@@ -412,13 +422,10 @@ pub fn emit_class(
                 );
             }
         }
-        if m.raw {
-            // Only where the test writes a generic class raw: the rest of the class keeps
-            // javac's warnings.
-            let _ = writeln!(
-                out,
-                "    @SuppressWarnings({{\"rawtypes\", \"unchecked\"}})"
-            );
+        if let Some(annotation) = m.suppress.annotation() {
+            // Only where the test writes a generic class raw or uses deprecated API: the
+            // rest of the class keeps javac's warnings.
+            let _ = writeln!(out, "    {annotation}");
         }
         let _ = writeln!(out, "    public void {name}() throws Throwable {{");
         out.push_str(body);

@@ -61,7 +61,7 @@ fn nested_and_top_level_names() {
     .iter()
     .map(|s| (*s).to_string())
     .collect();
-    let n = TypeNames::new(&used, "p", "StackTest");
+    let n = TypeNames::with(&used, "p", "StackTest", &|_| false);
     assert_eq!(n.name("p/Stack"), "Stack");
     assert_eq!(n.name("java/lang/String"), "String");
     assert_eq!(n.name("q/String"), "q.String");

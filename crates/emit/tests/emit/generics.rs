@@ -136,6 +136,32 @@ fn cases() -> Vec<EmitTest> {
             ],
             Some((3, "java.lang.NullPointerException")),
         ),
+        // A `String[]` for an `Object...`: the cast stays (an inexact varargs call warns).
+        test(
+            vec![
+                Statement::ArrayNew {
+                    component: FieldType::Object("java/lang/String".into()),
+                    length: 1,
+                },
+                string("%s"),
+                m(
+                    "java/lang/String",
+                    "format",
+                    "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;",
+                    None,
+                    &[1, 0],
+                ),
+            ],
+            None,
+        ),
+        // Deprecated API: this method alone suppresses `deprecation`.
+        test(
+            vec![
+                Statement::Primitive(Prim::Char(' ' as u16)),
+                m("java/lang/Character", "isSpace", "(C)Z", None, &[0]),
+            ],
+            None,
+        ),
         // A list of objects where an `Iterable<? extends CharSequence>` is wanted: raw.
         test(
             vec![
@@ -179,8 +205,19 @@ fn signatures_give_type_arguments_and_raw_types_stay_local() {
         src.contains("List<Object> list = Collections.emptyList();"),
         "{src}"
     );
-    // Two methods need raw types; no annotation on the class.
-    assert_eq!(src.matches("@SuppressWarnings").count(), 2, "{src}");
+    // Two methods need raw types, one deprecation; no annotation on the class.
+    assert_eq!(
+        src.matches("@SuppressWarnings({\"rawtypes\", \"unchecked\"})")
+            .count(),
+        2,
+        "{src}"
+    );
+    assert_eq!(
+        src.matches("@SuppressWarnings(\"deprecation\")").count(),
+        1,
+        "{src}"
+    );
+    assert_eq!(src.matches("@SuppressWarnings").count(), 3, "{src}");
     assert!(!src.contains("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})"));
     let dir = scratch("emit-generics");
     let s = dir.join("src");
@@ -193,8 +230,8 @@ fn signatures_give_type_arguments_and_raw_types_stay_local() {
         std::slice::from_ref(&class.path),
         &cpath,
         &dir.join("classes"),
-        &["-Xlint:rawtypes,unchecked", "-Werror"],
+        &["-Xlint:rawtypes,unchecked,deprecation", "-Werror"],
     ) {
-        panic!("javac -Xlint:rawtypes,unchecked -Werror failed:\n{e}\n{src}");
+        panic!("javac -Xlint:rawtypes,unchecked,deprecation -Werror failed:\n{e}\n{src}");
     }
 }

@@ -213,7 +213,8 @@ impl Typing {
         &self,
         g: &Generics<'_>,
         at: Option<usize>,
-        site: Option<(&str, &str, usize)>,
+        site: Option<Site<'_>>,
+        k: usize,
         have: &FieldType,
         want: &FieldType,
     ) -> bool {
@@ -222,7 +223,7 @@ impl Typing {
         }
         self.all_casts
             || at.is_none_or(|at| self.cast_all.contains(&at))
-            || g.needs_cast(site, have, want)
+            || g.needs_cast(site, k, have, want)
     }
 
     /// The types of `stmts` (values `decl`), for a test in `package`.
@@ -269,12 +270,13 @@ impl Typing {
         decl: &[Option<FieldType>],
         a: usize,
         want: &FieldType,
-        site: Option<(&str, &str, usize)>,
+        site: Option<Site<'_>>,
+        k: usize,
         at: usize,
     ) -> Option<GenericType> {
         let have = decl.get(a)?.as_ref()?;
         let null = matches!(stmts.get(a), Some(Statement::Null { .. }));
-        if !null && !self.casts(g, Some(at), site, have, want) {
+        if !null && !self.casts(g, Some(at), site, k, have, want) {
             return self.of(a, decl);
         }
         if let (false, Some(Some(t)), FieldType::Object(c)) = (null, self.types.get(a), want) {
@@ -482,9 +484,14 @@ impl Typing {
         let vars: BTreeSet<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
         let mut bound = BTreeMap::new();
         let wants = wants(g, Some((class, name)), descriptor)?;
-        let site = Some((class, name, wants.len()));
-        for ((param, a), want) in sig.params.iter().zip(args).zip(&wants) {
-            let have = self.written(g, stmts, decl, a.index(), want, site, at)?;
+        let site = Some(Site {
+            class,
+            name,
+            descriptor,
+            arity: wants.len(),
+        });
+        for (k, ((param, a), want)) in sig.params.iter().zip(args).zip(&wants).enumerate() {
+            let have = self.written(g, stmts, decl, a.index(), want, site, k, at)?;
             if !g.unify(&param.substitute(&map), &have, &vars, &mut bound) {
                 return None;
             }
@@ -521,6 +528,16 @@ fn receiver_of(s: &Statement) -> Option<ferrosuite_testcase::VarRef> {
         Statement::Method { receiver, .. } => *receiver,
         _ => None,
     }
+}
+
+/// A call's method or constructor (`<init>`): where an argument goes (see
+/// [`Generics::needs_cast`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Site<'a> {
+    pub(super) class: &'a str,
+    pub(super) name: &'a str,
+    pub(super) descriptor: &'a str,
+    pub(super) arity: usize,
 }
 
 /// The parameter types the method writer writes arguments for: the descriptor's, or for a

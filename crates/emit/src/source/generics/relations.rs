@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::cluster::{GenericType, TypeArg, TypeParameter};
 
-use super::{GenericClass, OBJECT, boxed, class_type, exact, generic_of, is_closed, variables};
+use super::{
+    GenericClass, OBJECT, Site, boxed, class_type, exact, generic_of, is_closed, variables,
+};
 use crate::source::TypeInfo;
 
 /// Generic questions about classes, over a [`TypeInfo`], with the answers kept.
@@ -233,23 +235,29 @@ impl<'a> Generics<'a> {
         }
     }
 
-    /// Whether an argument declared `have` needs a cast to `want` at a call of `site` (class,
-    /// method name, arity): when the method has overloads of that arity (the cast picks the
-    /// one executed), or `have` is not assignable to `want` (a reference type or a boxed
-    /// primitive; primitives keep their casts unless equal).
+    /// Whether an argument declared `have` needs a cast to `want` as argument `k` of a call
+    /// of `site`: when the method has overloads of that arity (the cast picks the one
+    /// executed), when `want` is an array other than a method's `T[]` (a `String[]` passed
+    /// for an `Object...` is an inexact varargs call, which javac warns about), or when
+    /// `have` is not assignable to `want` (a reference type or a boxed primitive; primitives
+    /// keep their casts unless equal).
     pub(in crate::source) fn needs_cast(
         &self,
-        site: Option<(&str, &str, usize)>,
+        site: Option<Site<'_>>,
+        k: usize,
         have: &FieldType,
         want: &FieldType,
     ) -> bool {
         if have == want {
             return false;
         }
-        let Some((class, name, arity)) = site else {
+        let Some(site) = site else {
             return true;
         };
-        if self.info.overloads(class, name, arity) != Some(1) {
+        if self.info.overloads(site.class, site.name, site.arity) != Some(1) {
+            return true;
+        }
+        if matches!(want, FieldType::Array(_)) && !self.variable_array(site, k) {
             return true;
         }
         let have = match have {
@@ -260,6 +268,17 @@ impl<'a> Generics<'a> {
             other => other.clone(),
         };
         !self.assignable(&have, want)
+    }
+
+    /// Whether parameter `k` of `site` is an array of one of the method's type variables.
+    fn variable_array(&self, site: Site<'_>, k: usize) -> bool {
+        self.info
+            .method_signature(site.class, site.name, site.descriptor)
+            .is_some_and(|(_, sig)| match sig.params.get(k) {
+                Some(GenericType::Array(c)) => matches!(&**c, GenericType::Variable(v)
+                    if sig.type_params.iter().any(|p| &p.name == v)),
+                _ => false,
+            })
     }
 
     /// Whether erased reference type `have` is assignable to `want` without a cast.

@@ -9,8 +9,8 @@ use ferrosuite_testcase::Statement;
 use ferrosuite_testcase::cluster::GenericType;
 
 use super::{
-    Generics, OBJECT, Typing, class_type, classes_of, is_closed, receiver_of, unbounded, variables,
-    wants,
+    Generics, OBJECT, Site, Typing, class_type, classes_of, is_closed, receiver_of, unbounded,
+    variables, wants,
 };
 
 impl Typing {
@@ -64,12 +64,19 @@ impl Typing {
                 .map(|p| p.name.clone())
                 .collect();
             let mut bound = callee.map.clone();
-            let site = callee_name.map(|(c, n)| (c, n, wants.len()));
-            for ((param, a), want) in callee.sig.params.iter().zip(args).zip(&wants) {
+            let site = callee_name.map(|(class, name)| Site {
+                class,
+                name,
+                descriptor,
+                arity: wants.len(),
+            });
+            for (k, ((param, a), want)) in
+                callee.sig.params.iter().zip(args).zip(&wants).enumerate()
+            {
                 if null(a) {
                     continue;
                 }
-                if let Some(have) = self.written(g, stmts, decl, a.index(), want, site, i) {
+                if let Some(have) = self.written(g, stmts, decl, a.index(), want, site, k, i) {
                     if !g.unify(&param.substitute(&callee.map), &have, &vars, &mut bound) {
                         bound.clear();
                         break;
@@ -99,7 +106,8 @@ impl Typing {
                 let same_class = t
                     .class_name()
                     .is_some_and(|c| FieldType::Object(c) == wants[k]);
-                let unique = site.is_some_and(|(c, n, a)| g.info.overloads(c, n, a) == Some(1));
+                let unique =
+                    site.is_some_and(|s| g.info.overloads(s.class, s.name, s.arity) == Some(1));
                 let generic = matches!(&t, GenericType::Class(c) if !c.last_args().is_empty());
                 let mut names = BTreeSet::new();
                 classes_of(&t, &mut names);
@@ -232,7 +240,12 @@ impl Typing {
                     let Some(wants) = wants(g, callee_name, descriptor) else {
                         continue;
                     };
-                    let site = callee_name.map(|(c, n)| (c, n, wants.len()));
+                    let site = callee_name.map(|(class, name)| Site {
+                        class,
+                        name,
+                        descriptor,
+                        arity: wants.len(),
+                    });
                     if callee.sig.params.len() != wants.len() {
                         out.extend(
                             args.iter()
@@ -252,7 +265,9 @@ impl Typing {
                     let mut bound = BTreeMap::new();
                     let mut generic_args = Vec::new();
                     let mut conflict = false;
-                    for ((param, a), want) in callee.sig.params.iter().zip(args).zip(&wants) {
+                    for (k, ((param, a), want)) in
+                        callee.sig.params.iter().zip(args).zip(&wants).enumerate()
+                    {
                         let p = param.substitute(&callee.map);
                         let mut vars = BTreeSet::new();
                         variables(&p, &mut vars);
@@ -262,7 +277,9 @@ impl Typing {
                         if self.types[a.index()].is_some() {
                             generic_args.push(a.index());
                         }
-                        if let Some(have) = self.written(g, stmts, decl, a.index(), want, site, i) {
+                        if let Some(have) =
+                            self.written(g, stmts, decl, a.index(), want, site, k, i)
+                        {
                             conflict |= !g.unify(&p, &have, &method_vars, &mut bound);
                         }
                     }
@@ -277,7 +294,9 @@ impl Typing {
                         out.extend(generic_args);
                         cast.push(i);
                     }
-                    for ((param, a), want) in callee.sig.params.iter().zip(args).zip(&wants) {
+                    for (k, ((param, a), want)) in
+                        callee.sig.params.iter().zip(args).zip(&wants).enumerate()
+                    {
                         let p = param.substitute(&callee.map);
                         let mut vars = BTreeSet::new();
                         variables(&p, &mut vars);
@@ -292,7 +311,7 @@ impl Typing {
                             }
                             continue;
                         }
-                        let have = self.written(g, stmts, decl, a.index(), want, site, i);
+                        let have = self.written(g, stmts, decl, a.index(), want, site, k, i);
                         self.check(
                             g,
                             have,
@@ -322,7 +341,7 @@ impl Typing {
                         let p = ty.substitute(&m);
                         if is_closed(&p) {
                             let have = FieldType::parse(descriptor).ok().and_then(|want| {
-                                self.written(g, stmts, decl, value.index(), &want, None, i)
+                                self.written(g, stmts, decl, value.index(), &want, None, 0, i)
                             });
                             self.check(
                                 g,

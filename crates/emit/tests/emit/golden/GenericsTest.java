@@ -59,6 +59,20 @@ public class GenericsTest {
 
     @Test
     @Timeout(4)
+    public void format() throws Throwable {
+        String[] stringArray = new String[1];
+        String.format("%s", (Object[]) stringArray);
+    }
+
+    @Test
+    @Timeout(4)
+    @SuppressWarnings("deprecation")
+    public void isSpace() throws Throwable {
+        Character.isSpace(' ');
+    }
+
+    @Test
+    @Timeout(4)
     @SuppressWarnings({"rawtypes", "unchecked"})
     public void join() throws Throwable {
         ArrayList arrayList = new ArrayList();
