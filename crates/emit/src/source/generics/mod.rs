@@ -279,7 +279,10 @@ impl Typing {
         if !null && !self.casts(g, Some(at), site, k, have, want) {
             return self.of(a, decl);
         }
-        if let (false, Some(Some(t)), FieldType::Object(c)) = (null, self.types.get(a), want) {
+        let raw = self.all_casts || self.cast_all.contains(&at);
+        if let (false, false, Some(Some(t)), FieldType::Object(c)) =
+            (null, raw, self.types.get(a), want)
+        {
             if let Some(v) = g.view(t, c).filter(is_closed) {
                 return Some(v);
             }

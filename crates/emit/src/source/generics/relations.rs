@@ -207,29 +207,54 @@ impl<'a> Generics<'a> {
                 if pcls.last_args().is_empty() {
                     return true;
                 }
+                // Not a subtype of the parameter's class at all: nothing javac could infer.
                 let Some(GenericType::Class(v)) = self.view(actual, &pcls.erasure()) else {
-                    return true;
+                    return false;
                 };
-                if v.last_args().len() != pcls.last_args().len() {
+                if v.last_args().is_empty() {
+                    // Raw: an unchecked conversion binds nothing.
                     return true;
                 }
+                if v.last_args().len() != pcls.last_args().len() {
+                    return false;
+                }
+                let ours = |t: &GenericType| {
+                    let mut named = BTreeSet::new();
+                    variables(t, &mut named);
+                    named.iter().any(|n| vars.contains(n))
+                };
                 pcls.last_args()
                     .iter()
                     .zip(v.last_args())
                     .all(|(p, a)| match (p, a) {
-                        (TypeArg::Exact(p), TypeArg::Exact(a))
-                        | (TypeArg::Extends(p), TypeArg::Exact(a) | TypeArg::Extends(a))
-                        | (TypeArg::Super(p), TypeArg::Exact(a) | TypeArg::Super(a)) => {
-                            self.unify(p, a, vars, map)
+                        (TypeArg::Any, _) => true,
+                        (TypeArg::Exact(p), TypeArg::Exact(a)) => {
+                            if ours(p) {
+                                self.unify(p, a, vars, map)
+                            } else {
+                                p == a
+                            }
                         }
-                        // A variable in an exact position against a wildcard: javac captures it
-                        // (or, inside an array type, cannot): not something to rely on.
-                        (TypeArg::Exact(p), _) => {
-                            let mut named = BTreeSet::new();
-                            variables(p, &mut named);
-                            !named.iter().any(|v| vars.contains(v))
+                        (TypeArg::Extends(p), TypeArg::Exact(a) | TypeArg::Extends(a)) => {
+                            if ours(p) {
+                                self.unify(p, a, vars, map)
+                            } else {
+                                is_closed(p) && self.is_subtype(a, p)
+                            }
                         }
-                        _ => true,
+                        (TypeArg::Super(p), TypeArg::Exact(a) | TypeArg::Super(a)) => {
+                            if ours(p) {
+                                self.unify(p, a, vars, map)
+                            } else {
+                                is_closed(p) && self.is_subtype(p, a)
+                            }
+                        }
+                        (TypeArg::Extends(p), TypeArg::Any) => {
+                            !ours(p) && p.class_name().as_deref() == Some(OBJECT)
+                        }
+                        // A wildcard where the parameter wants an exact type, or bounds the
+                        // other way: javac captures or rejects it; not something to rely on.
+                        _ => false,
                     })
             }
         }

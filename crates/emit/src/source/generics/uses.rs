@@ -45,7 +45,7 @@ impl Typing {
                 } => (args, descriptor, Some((&**class, "<init>"))),
                 _ => continue,
             };
-            if !args.iter().any(null) {
+            if !args.iter().any(null) || self.cast_all.contains(&i) {
                 continue;
             }
             let Some(callee) = self.callee(g, i, s) else {
@@ -101,19 +101,15 @@ impl Typing {
                     continue;
                 }
                 let t = param.substitute(&bound);
-                // Another class than the erased parameter's only where no overload could take
-                // the null instead (`between((String) null, "a")`, not `(Comparable) null`).
-                let same_class = t
-                    .class_name()
-                    .is_some_and(|c| FieldType::Object(c) == wants[k]);
+                // Only where no overload could take the null instead: another class than the
+                // erased parameter's (`between((String) null, "a")`) or a parameterised one
+                // could make two of them applicable, and the call ambiguous.
                 let unique =
                     site.is_some_and(|s| g.info.overloads(s.class, s.name, s.arity) == Some(1));
-                let generic = matches!(&t, GenericType::Class(c) if !c.last_args().is_empty());
                 let mut names = BTreeSet::new();
                 classes_of(&t, &mut names);
-                if matches!(t, GenericType::Class(_))
-                    && (generic || unique)
-                    && (same_class || unique)
+                if unique
+                    && matches!(t, GenericType::Class(_))
                     && is_closed(&t)
                     && names.iter().all(|n| g.info.accessible(n, package))
                 {
@@ -246,6 +242,29 @@ impl Typing {
                         descriptor,
                         arity: wants.len(),
                     });
+                    // An overloaded method: a typed argument's parameterised cast beside a raw
+                    // cast can make two overloads applicable; every argument keeps its raw cast.
+                    let unique =
+                        site.is_some_and(|s| g.info.overloads(s.class, s.name, s.arity) == Some(1));
+                    if !unique && !self.cast_all.contains(&i) {
+                        let raw_cast = args.iter().zip(&wants).enumerate().any(|(k, (a, want))| {
+                            let Some(have) = decl.get(a.index()).and_then(Option::as_ref) else {
+                                return false;
+                            };
+                            let null = matches!(stmts.get(a.index()), Some(Statement::Null { .. }));
+                            self.types[a.index()].is_none()
+                                && g.is_raw(want)
+                                && (null || self.casts(g, Some(i), site, k, have, want))
+                        });
+                        if raw_cast && args.iter().any(|a| self.types[a.index()].is_some()) {
+                            cast.push(i);
+                            out.extend(
+                                args.iter()
+                                    .map(|a| a.index())
+                                    .filter(|a| self.types[*a].is_some()),
+                            );
+                        }
+                    }
                     if callee.sig.params.len() != wants.len() {
                         out.extend(
                             args.iter()
@@ -263,7 +282,6 @@ impl Typing {
                     // The method's variables as the typed arguments bind them: a conflict, or
                     // a binding outside its bounds, makes those arguments raw.
                     let mut bound = BTreeMap::new();
-                    let mut generic_args = Vec::new();
                     let mut conflict = false;
                     for (k, ((param, a), want)) in
                         callee.sig.params.iter().zip(args).zip(&wants).enumerate()
@@ -273,9 +291,6 @@ impl Typing {
                         variables(&p, &mut vars);
                         if callee.raw || !vars.iter().any(|v| method_vars.contains(v)) {
                             continue;
-                        }
-                        if self.types[a.index()].is_some() {
-                            generic_args.push(a.index());
                         }
                         if let Some(have) =
                             self.written(g, stmts, decl, a.index(), want, site, k, i)
@@ -291,7 +306,12 @@ impl Typing {
                         .iter()
                         .any(|p| bound.get(&p.name).is_some_and(|t| !g.within(t, p, &all)));
                     if conflict || violated {
-                        out.extend(generic_args);
+                        // Every argument raw and cast, as when no type was inferred.
+                        out.extend(
+                            args.iter()
+                                .map(|a| a.index())
+                                .filter(|a| self.types[*a].is_some()),
+                        );
                         cast.push(i);
                     }
                     for (k, ((param, a), want)) in
