@@ -210,7 +210,16 @@ pub fn check(
     let joined = join(&cp);
     let o = Command::new(&tools.javac)
         .args(["--release", &release.to_string()])
-        .args(["-encoding", "UTF-8", "-nowarn", "-Xlint:none", "-d"])
+        // Every error, not javac's first 100: each maps to a test to repair or remove.
+        .args([
+            "-encoding",
+            "UTF-8",
+            "-nowarn",
+            "-Xlint:none",
+            "-Xmaxerrs",
+            "100000",
+            "-d",
+        ])
         .arg(&out)
         .arg("-cp")
         .arg(&joined)

@@ -11,7 +11,7 @@ use ferrosuite_testcase::{Statement, VarRef};
 use ferrosuite_testcase::cluster::{GenericType, TypeArg};
 
 use super::checks::check_line;
-use super::generics::{Generics, Site, Typing, is_closed};
+use super::generics::{Generics, Site, Typing, classes_of, is_closed};
 use super::imports::{TypeNames, catchable, is_checked, value_type};
 use super::{Config, EmitTest, JUnit, TypeInfo};
 use crate::assertions::{Assertion, Check};
@@ -304,6 +304,12 @@ impl MethodWriter<'_> {
                 .generics
                 .view(have, class)
                 .filter(is_closed)
+                .filter(|v| {
+                    // Every class the view names must be nameable here.
+                    let mut names = std::collections::BTreeSet::new();
+                    classes_of(v, &mut names);
+                    names.iter().all(|n| self.types.accessible(n, self.package))
+                })
                 .and_then(|v| self.generic_text(&v))
             {
                 return text;

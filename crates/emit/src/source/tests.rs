@@ -4,6 +4,7 @@ use super::checks::check_line;
 use super::imports::{TypeNames, top_level};
 use super::*;
 use crate::assertions::Check;
+use ferrosuite_testcase::{Statement, VarRef};
 
 #[test]
 fn an_assertion_on_a_private_enum_goes_and_the_test_stays() {
@@ -238,4 +239,25 @@ fn check_lines_compile_for_their_static_types() {
         .1,
         "assertEquals(Color.RED, v);"
     );
+}
+
+#[test]
+fn a_value_used_before_it_is_defined_is_an_error_not_a_panic() {
+    let t = EmitTest {
+        test: Test::new(vec![
+            Statement::constructor("p/A", "()V", vec![]),
+            Statement::method(
+                "p/A",
+                "m",
+                "(Ljava/lang/Object;)V",
+                Some(VarRef(0)),
+                vec![VarRef(7)],
+            ),
+        ]),
+        assertions: vec![],
+        expected: None,
+        raw_types: false,
+    };
+    let e = emit_class("p/A", &[t], &Config::default(), &Permissive).unwrap_err();
+    assert!(e.to_string().contains("v7"), "{e}");
 }

@@ -234,6 +234,15 @@ impl Typing {
         package: &str,
     ) -> Self {
         let n = stmts.len();
+        // A value used before it is defined: the writer reports the test as malformed.
+        if stmts
+            .iter()
+            .enumerate()
+            .any(|(j, s)| s.uses().iter().any(|r| r.index() >= j))
+            || decl.len() != n
+        {
+            return Self::raw(n);
+        }
         // Values that must stay raw and calls that keep their casts, grown until the uses fit.
         let mut raw = vec![false; n];
         let mut cast_all = BTreeSet::new();

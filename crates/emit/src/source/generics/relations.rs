@@ -229,8 +229,16 @@ impl<'a> Generics<'a> {
                     .all(|(p, a)| match (p, a) {
                         (TypeArg::Any, _) => true,
                         (TypeArg::Exact(p), TypeArg::Exact(a)) => {
+                            // An exact argument is the same type, not a subtype: the classes
+                            // must be the same before their own arguments bind.
+                            let same_class = match (p, a) {
+                                (GenericType::Class(pc), GenericType::Class(ac)) => {
+                                    pc.erasure() == ac.erasure()
+                                }
+                                _ => true,
+                            };
                             if ours(p) {
-                                self.unify(p, a, vars, map)
+                                same_class && self.unify(p, a, vars, map)
                             } else {
                                 p == a
                             }

@@ -9,8 +9,8 @@ use ferrosuite_testcase::Statement;
 use ferrosuite_testcase::cluster::GenericType;
 
 use super::{
-    Generics, OBJECT, Site, Typing, class_type, classes_of, is_closed, receiver_of, unbounded,
-    variables, wants,
+    Generics, OBJECT, Site, Typing, boxed, class_type, classes_of, is_closed, receiver_of,
+    unbounded, variables, wants,
 };
 
 impl Typing {
@@ -169,12 +169,35 @@ impl Typing {
                     else {
                         continue;
                     };
+                    // The call was typed as raw (unchecked): on `C<?>` javac checks it, so
+                    // only plain parameters (no type arguments, no method variables) may stay.
+                    let plain = sig.type_params.is_empty()
+                        && sig.params.iter().all(|p| {
+                            let mut base = p;
+                            while let GenericType::Array(c) = base {
+                                base = c;
+                            }
+                            matches!(base, GenericType::Primitive(_))
+                                || matches!(base, GenericType::Class(c)
+                                    if c.args.is_empty() && c.inner.iter().all(|i| i.args.is_empty()))
+                        });
+                    if !plain {
+                        continue;
+                    }
                     (owner, sig.params)
                 }
                 Statement::FieldWrite { name, .. } => {
                     let Some((owner, ty)) = g.info.field_signature(class, name) else {
                         continue;
                     };
+                    let plain = match &ty {
+                        GenericType::Primitive(_) => true,
+                        GenericType::Class(c) => c.args.is_empty(),
+                        _ => false,
+                    };
+                    if !plain {
+                        continue;
+                    }
                     (owner, vec![ty])
                 }
                 _ => (class.to_string(), Vec::new()),
@@ -219,15 +242,23 @@ impl Typing {
                         continue;
                     };
                     let receiver = receiver_of(s);
+                    let typed_receiver = receiver.filter(|r| self.types[r.index()].is_some());
                     let Some(callee) = self.callee(g, i, s) else {
-                        // Unknown signature: typed arguments go raw, as before.
+                        // Unknown signature: typed arguments and receiver go raw, as before.
                         out.extend(
                             args.iter()
                                 .map(|a| a.index())
                                 .filter(|a| self.types[*a].is_some()),
                         );
+                        out.extend(typed_receiver.map(ferrosuite_testcase::VarRef::index));
                         continue;
                     };
+                    if callee.raw {
+                        // A typed receiver whose arguments give no substitution (wildcards,
+                        // or not seen as the member's class): javac still checks the call,
+                        // which this cannot; the receiver goes raw.
+                        out.extend(typed_receiver.map(ferrosuite_testcase::VarRef::index));
+                    }
                     let callee_name = match s {
                         Statement::Method { class, name, .. } => Some((&**class, &**name)),
                         Statement::Constructor { class, .. } => Some((&**class, "<init>")),
@@ -357,6 +388,13 @@ impl Typing {
                         None => Some(BTreeMap::new()),
                         Some(r) => self.class_map(g, r.index(), &owner),
                     };
+                    if map.is_none() {
+                        out.extend(
+                            receiver
+                                .filter(|r| self.types[r.index()].is_some())
+                                .map(ferrosuite_testcase::VarRef::index),
+                        );
+                    }
                     if let Some(m) = map {
                         let p = ty.substitute(&m);
                         if is_closed(&p) {
@@ -396,10 +434,23 @@ impl Typing {
         out: &mut Vec<usize>,
     ) {
         let Some(have) = have else { return };
-        if matches!(have, GenericType::Primitive(_)) || matches!(p, GenericType::Primitive(_)) {
+        if matches!(p, GenericType::Primitive(_)) {
             return;
         }
-        if !matches!(p, GenericType::Class(c) if !c.last_args().is_empty()) && !via_receiver {
+        // A primitive passed for a type the receiver's arguments give (`List<String>.add(3)`)
+        // is boxed: the box must fit.
+        let have = match have {
+            GenericType::Primitive(prim) => match boxed(&prim) {
+                Some(b) => class_type(b, Vec::new()),
+                None => return,
+            },
+            other => other,
+        };
+        let mut element = p;
+        while let GenericType::Array(c) = element {
+            element = c;
+        }
+        if !matches!(element, GenericType::Class(c) if !c.last_args().is_empty()) && !via_receiver {
             // A raw or non-generic parameter: the existing casts make any value fit.
             return;
         }
