@@ -179,6 +179,8 @@ pub(super) struct Typing {
     pub(super) cast_all: BTreeSet<usize>,
     /// Every argument keeps its cast (the raw typing of a test that did not compile).
     pub(super) all_casts: bool,
+    /// The values' erased types (what an untyped value is declared as).
+    decl: Vec<Option<FieldType>>,
     /// Statements whose receiver, an untyped value cast to a generic class, is cast to
     /// `C<?, …>` (with this many wildcards): the member's parameters (a field's type, for a
     /// write) do not name the class's type variables, so no raw type is needed.
@@ -194,6 +196,7 @@ impl Typing {
             null_casts: BTreeMap::new(),
             cast_all: BTreeSet::new(),
             all_casts: false,
+            decl: Vec::new(),
             wild_receivers: BTreeMap::new(),
         }
     }
@@ -318,6 +321,7 @@ impl Typing {
     ) -> Self {
         let mut t = Self::erased(stmts.len());
         t.cast_all.clone_from(cast_all);
+        t.decl = decl.to_vec();
         for (i, s) in stmts.iter().enumerate() {
             if raw[i] {
                 continue;
@@ -378,7 +382,7 @@ impl Typing {
                     };
                     let map = match receiver {
                         None => Some(BTreeMap::new()),
-                        Some(r) => t.class_map(g, r.index(), &owner),
+                        Some(r) => t.class_map(g, r.index(), class, &owner),
                     };
                     map.map(|m| ty.substitute(&m))
                 }
@@ -403,20 +407,31 @@ impl Typing {
         t
     }
 
-    /// The substitution of `owner`'s type variables that value `r` (a receiver) gives:
-    /// `None` when `r` is raw or not seen as `owner`.
+    /// The substitution of `owner`'s type variables that value `r`, a receiver of a member
+    /// of `class`, gives: `None` when `r` is raw or not seen as `owner`. An untyped receiver
+    /// counts as written: its own class (`Names extends ArrayList<String>` gives `E =
+    /// String`) when that is `class`, else `class` (raw when generic).
     fn class_map(
         &self,
         g: &Generics<'_>,
         r: usize,
+        class: &str,
         owner: &str,
     ) -> Option<BTreeMap<String, GenericType>> {
         let gc = g.class(owner)?;
         if gc.type_params.is_empty() {
             return Some(BTreeMap::new());
         }
-        let have = self.types.get(r)?.as_ref()?;
-        let GenericType::Class(v) = g.view(have, owner)? else {
+        let have = if let Some(t) = self.types.get(r)? {
+            t.clone()
+        } else {
+            let want = FieldType::Object(class.to_string());
+            match self.decl.get(r)? {
+                Some(d) if *d == want => generic_of(d),
+                _ => generic_of(&want),
+            }
+        };
+        let GenericType::Class(v) = g.view(&have, owner)? else {
             return None;
         };
         let args: Vec<&GenericType> = v.last_args().iter().map(exact).collect::<Option<_>>()?;
@@ -448,7 +463,7 @@ impl Typing {
         };
         let (owner, sig) = g.info.method_signature(class, name, descriptor)?;
         let (map, raw) = match (receiver, self.constructed.get(i).cloned().flatten()) {
-            (Some(r), _) => match self.class_map(g, r.index(), &owner) {
+            (Some(r), _) => match self.class_map(g, r.index(), class, &owner) {
                 Some(m) => (m, false),
                 None => (BTreeMap::new(), g.is_generic(&owner)),
             },
@@ -485,7 +500,7 @@ impl Typing {
         let (owner, sig) = g.info.method_signature(class, name, descriptor)?;
         let mut map = match receiver {
             None => BTreeMap::new(),
-            Some(r) => self.class_map(g, r.index(), &owner)?,
+            Some(r) => self.class_map(g, r.index(), class, &owner)?,
         };
         let ret = sig.ret.as_ref()?;
         let mut free = BTreeSet::new();

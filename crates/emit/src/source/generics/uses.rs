@@ -386,7 +386,7 @@ impl Typing {
                     };
                     let map = match receiver {
                         None => Some(BTreeMap::new()),
-                        Some(r) => self.class_map(g, r.index(), &owner),
+                        Some(r) => self.class_map(g, r.index(), class, &owner),
                     };
                     if map.is_none() {
                         out.extend(
