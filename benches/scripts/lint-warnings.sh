@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How many javac warnings the emitted suites cause: generates tests for 40 commons-lang3 and
-# guava classes (the set of split-output.sh; --max-statements 60000 --seed 1), then compiles
+# guava classes (forty-classes.sh, as split-output.sh; --max-statements 60000 --seed 1), then compiles
 # them with `javac --release 8 -Xlint:rawtypes,unchecked,deprecation` twice: as emitted, and with every
 # `@SuppressWarnings` line removed (what the tests still need suppressed). Prints the test and
 # annotation counts and both warning counts; the generate report is in OUT.
@@ -11,19 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/lint}
 J=/usr/share/java
-L=org.apache.commons.lang3
-G=com.google.common
-CLASSES="
-$L.ArrayUtils $L.BitField $L.BooleanUtils $L.CharRange $L.CharSetUtils $L.CharUtils $L.ClassUtils
-$L.Conversion $L.LocaleUtils $L.ObjectUtils $L.Range $L.RegExUtils $L.StringUtils $L.Validate
-$L.builder.EqualsBuilder $L.builder.HashCodeBuilder $L.math.Fraction $L.math.NumberUtils
-$L.mutable.MutableInt $L.mutable.MutableLong $L.text.StrTokenizer $L.text.WordUtils
-$L.time.DurationFormatUtils $L.time.StopWatch $L.tuple.MutablePair $L.SerializationUtils
-$G.base.Strings $G.base.Joiner $G.base.Splitter $G.base.CharMatcher $G.base.Ascii $G.base.Preconditions
-$G.math.IntMath $G.math.LongMath $G.primitives.Ints $G.primitives.Longs $G.primitives.UnsignedInts
-$G.net.HostAndPort $G.collect.Lists $G.base.CaseFormat"
+. benches/scripts/forty-classes.sh
 args=()
-for c in $CLASSES; do args+=(--class "$c"); done
+for c in $FORTY_CLASSES; do args+=(--class "$c"); done
 validate=()
 [ "${VALIDATE:-1}" = 0 ] && validate=(--no-validate)
 cargo build -q --release -p ferrosuite

@@ -10,7 +10,7 @@
 #   VARIANTS="jobs=2 jobs=4 workers=2 workers=4" STATEMENTS=60000 benches/scripts/split-output.sh
 #
 # Environment: STATEMENTS (60000), SEED (1), VARIANTS, CLASSES (binary names; default the 40
-# below), VALIDATE (1: compile and run the tests with javac and JUnit; 0: --no-validate),
+# of forty-classes.sh), VALIDATE (1: compile and run the tests with javac and JUnit; 0: --no-validate),
 # OUT (the runs' output, default a temporary directory removed afterwards). Exit status 0
 # when every variant wrote the reference's files.
 set -euo pipefail
@@ -20,18 +20,8 @@ STATEMENTS=${STATEMENTS:-60000}
 SEED=${SEED:-1}
 VARIANTS=${VARIANTS:-"shards jobs=2 workers=2"}
 J=/usr/share/java
-L=org.apache.commons.lang3
-G=com.google.common
-DEFAULT_CLASSES="
-$L.ArrayUtils $L.BitField $L.BooleanUtils $L.CharRange $L.CharSetUtils $L.CharUtils $L.ClassUtils
-$L.Conversion $L.LocaleUtils $L.ObjectUtils $L.Range $L.RegExUtils $L.StringUtils $L.Validate
-$L.builder.EqualsBuilder $L.builder.HashCodeBuilder $L.math.Fraction $L.math.NumberUtils
-$L.mutable.MutableInt $L.mutable.MutableLong $L.text.StrTokenizer $L.text.WordUtils
-$L.time.DurationFormatUtils $L.time.StopWatch $L.tuple.MutablePair $L.SerializationUtils
-$G.base.Strings $G.base.Joiner $G.base.Splitter $G.base.CharMatcher $G.base.Ascii $G.base.Preconditions
-$G.math.IntMath $G.math.LongMath $G.primitives.Ints $G.primitives.Longs $G.primitives.UnsignedInts
-$G.net.HostAndPort $G.collect.Lists $G.base.CaseFormat"
-CLASSES=${CLASSES:-$DEFAULT_CLASSES}
+. benches/scripts/forty-classes.sh
+CLASSES=${CLASSES:-$FORTY_CLASSES}
 CP="$J/commons-lang3.jar:$J/guava.jar"
 validate=()
 [ "${VALIDATE:-1}" = 0 ] && validate=(--no-validate)

@@ -501,10 +501,10 @@ impl<'a> Instrumenter<'a> {
                 if let Insn::Cp { index, .. } = insn {
                     let m = rt.cp.member_ref(index)?;
                     // The JDK's classes are never rewritten (no reset to run): no id for them.
-                    let jdk = ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
-                        .iter()
-                        .any(|p| m.class.starts_with(p));
-                    if opcode == op::PUTSTATIC || (holds_mutable(&m.descriptor) && !jdk) {
+                    if opcode == op::PUTSTATIC
+                        || (holds_mutable(&m.descriptor)
+                            && !crate::instrument::sandbox::is_jdk(&m.class))
+                    {
                         let owner = self.declaring_class(&m.class, &m.name, &m.descriptor);
                         let id = self.class_id(&owner);
                         let code = vec![rt.push(id as i32)?, rt.call("staticWrite", "(I)V")?];

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::string_literal;
 use ferrosuite_testcase::{Statement, VarRef};
@@ -11,7 +11,7 @@ use ferrosuite_testcase::{Statement, VarRef};
 use ferrosuite_testcase::cluster::{GenericType, TypeArg};
 
 use super::checks::check_line;
-use super::generics::{Generics, Site, Typing, classes_of, is_closed};
+use super::generics::{Call, Generics, Site, Typing, classes_of, is_closed, wants};
 use super::imports::{TypeNames, catchable, is_checked, value_type};
 use super::{Config, EmitTest, JUnit, TypeInfo};
 use crate::assertions::{Assertion, Check};
@@ -436,38 +436,25 @@ impl MethodWriter<'_> {
     fn args(
         &self,
         at: usize,
-        callee: Option<(&str, &str)>,
-        descriptor: &str,
-        args: &[VarRef],
+        call: &Call<'_>,
         values: &[Value],
         decl: &[Option<FieldType>],
     ) -> std::result::Result<String, String> {
-        let mut d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
-        if let Some(params) = callee
-            .and_then(|(class, name)| self.types.source_params(class, name, descriptor))
-            .filter(|p| p.len() == d.params.len())
-        {
-            d.params = params;
-        }
-        if d.params.len() != args.len() {
+        let params = wants(self.generics, call)?;
+        if params.len() != call.args.len() {
             return Err(format!(
-                "{} arguments for descriptor {descriptor}",
-                args.len()
+                "{} arguments for descriptor {}",
+                call.args.len(),
+                call.descriptor
             ));
         }
-        Ok(args
+        let site = call.site();
+        Ok(call
+            .args
             .iter()
-            .zip(&d.params)
+            .zip(&params)
             .enumerate()
-            .map(|(k, (a, p))| {
-                let site = callee.map(|(class, name)| Site {
-                    class,
-                    name,
-                    descriptor,
-                    arity: args.len(),
-                });
-                self.argument(*a, p, values, decl, Some((at, k)), site)
-            })
+            .map(|(k, (a, p))| self.argument(*a, p, values, decl, Some((at, k)), Some(site)))
             .collect::<Vec<_>>()
             .join(", "))
     }
@@ -484,11 +471,7 @@ impl MethodWriter<'_> {
         Ok(match s {
             Statement::Primitive(_) | Statement::Null { .. } => Self::constant(s),
             Statement::EnumConstant { class, name } => format!("{}.{name}", n.name(class)),
-            Statement::Constructor {
-                class,
-                descriptor,
-                args,
-            } => {
+            Statement::Constructor { class, .. } => {
                 let type_args = self
                     .typing
                     .constructed
@@ -509,15 +492,14 @@ impl MethodWriter<'_> {
                 format!(
                     "new {}{type_args}({})",
                     n.name(class),
-                    self.args(i, Some((class, "<init>")), descriptor, args, values, decl)?
+                    self.args(i, &Call::of(s).ok_or("not a call")?, values, decl)?
                 )
             }
             Statement::Method {
                 class,
                 name,
-                descriptor,
                 receiver,
-                args,
+                ..
             } => {
                 let target = match receiver {
                     Some(r) => self.receiver(i, *r, class, values, decl),
@@ -525,7 +507,7 @@ impl MethodWriter<'_> {
                 };
                 format!(
                     "{target}.{name}({})",
-                    self.args(i, Some((class, name)), descriptor, args, values, decl)?
+                    self.args(i, &Call::of(s).ok_or("not a call")?, values, decl)?
                 )
             }
             Statement::FieldRead {

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use ferrosuite_testcase::{Statement, VarRef};
 pub use ferrosuite_testkit::{javac, junit4, junit5_compile};
 
 /// The Java 8 fixtures compiled by `fixtures/build.sh`, once per test run.
@@ -21,4 +22,15 @@ pub fn golden(name: &str, text: &str) {
 /// A fresh scratch directory.
 pub fn scratch(name: &str) -> PathBuf {
     ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), name)
+}
+
+/// A method call statement: `recv` and `args` are value numbers.
+pub fn m(class: &str, name: &str, desc: &str, recv: Option<u32>, args: &[u32]) -> Statement {
+    Statement::method(
+        class,
+        name,
+        desc,
+        recv.map(VarRef),
+        args.iter().map(|a| VarRef(*a)).collect(),
+    )
 }

@@ -8,17 +8,7 @@ use ferrosuite_emit::{ClassPathTypes, Config, EmitTest, emit_class};
 use ferrosuite_testcase::statement::Prim;
 use ferrosuite_testcase::{Statement, Test, VarRef};
 
-use crate::common::{fixtures, golden, junit5_compile, scratch};
-
-fn m(class: &str, name: &str, desc: &str, recv: Option<u32>, args: &[u32]) -> Statement {
-    Statement::method(
-        class,
-        name,
-        desc,
-        recv.map(VarRef),
-        args.iter().map(|a| VarRef(*a)).collect(),
-    )
-}
+use crate::common::{fixtures, golden, junit5_compile, m, scratch};
 
 fn new(class: &str) -> Statement {
     Statement::constructor(class, "()V", vec![])

@@ -14,19 +14,9 @@ use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::{JDouble, JFloat, Prim};
 use ferrosuite_testcase::{Statement, Test, VarRef};
 
-use crate::common::{fixtures, golden, javac, junit4, junit5_compile, scratch};
+use crate::common::{fixtures, golden, javac, junit4, junit5_compile, m, scratch};
 
 const STACK: &str = "examples/Stack";
-
-fn m(class: &str, name: &str, desc: &str, recv: Option<u32>, args: &[u32]) -> Statement {
-    Statement::method(
-        class,
-        name,
-        desc,
-        recv.map(VarRef),
-        args.iter().map(|a| VarRef(*a)).collect(),
-    )
-}
 
 fn value(statement: usize, expected: Observed) -> Assertion {
     Assertion {

@@ -289,8 +289,8 @@ impl Matcher<'_, '_> {
     }
 }
 
-/// True for classes of the JDK's own packages (never sandboxed).
-fn is_jdk(class: &str) -> bool {
+/// True for classes of the JDK's own packages (never sandboxed, never rewritten).
+pub(crate) fn is_jdk(class: &str) -> bool {
     ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
         .iter()
         .any(|p| class.starts_with(p))

@@ -27,10 +27,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
-use ferrosuite_testcase::Statement;
 use ferrosuite_testcase::cluster::{
     ClassType, GenericType, MethodSignature, TypeArg, TypeParameter,
 };
+use ferrosuite_testcase::{Statement, VarRef};
 
 mod relations;
 mod uses;
@@ -364,13 +364,9 @@ impl Typing {
                         args.into_iter().map(TypeArg::Exact).collect(),
                     ))
                 }
-                Statement::Method {
-                    class,
-                    name,
-                    descriptor,
-                    receiver,
-                    args,
-                } => t.returned(g, i, stmts, decl, class, name, descriptor, *receiver, args),
+                Statement::Method { .. } => {
+                    Call::of(s).and_then(|call| t.returned(g, i, stmts, decl, &call))
+                }
                 Statement::FieldRead {
                     class,
                     name,
@@ -447,20 +443,14 @@ impl Typing {
     /// The callee of a call statement: its signature and the substitution of its class's
     /// variables (from the receiver, or the constructed type's arguments).
     #[allow(clippy::many_single_char_names)]
-    fn callee(&self, g: &Generics<'_>, i: usize, s: &Statement) -> Option<Callee> {
-        let (class, name, descriptor, receiver) = match s {
-            Statement::Method {
-                class,
-                name,
-                descriptor,
-                receiver,
-                ..
-            } => (class, &**name, descriptor, *receiver),
-            Statement::Constructor {
-                class, descriptor, ..
-            } => (class, "<init>", descriptor, None),
-            _ => return None,
-        };
+    fn callee(&self, g: &Generics<'_>, i: usize, call: &Call<'_>) -> Option<Callee> {
+        let Call {
+            class,
+            name,
+            descriptor,
+            receiver,
+            ..
+        } = *call;
         let (owner, sig) = g.info.method_signature(class, name, descriptor)?;
         let (map, raw) = match (receiver, self.constructed.get(i).cloned().flatten()) {
             (Some(r), _) => match self.class_map(g, r.index(), class, &owner) {
@@ -491,12 +481,15 @@ impl Typing {
         at: usize,
         stmts: &[Statement],
         decl: &[Option<FieldType>],
-        class: &str,
-        name: &str,
-        descriptor: &str,
-        receiver: Option<ferrosuite_testcase::VarRef>,
-        args: &[ferrosuite_testcase::VarRef],
+        call: &Call<'_>,
     ) -> Option<GenericType> {
+        let Call {
+            class,
+            name,
+            descriptor,
+            receiver,
+            args,
+        } = *call;
         let (owner, sig) = g.info.method_signature(class, name, descriptor)?;
         let mut map = match receiver {
             None => BTreeMap::new(),
@@ -510,13 +503,8 @@ impl Typing {
         // then takes it from the declaration's type).
         let vars: BTreeSet<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
         let mut bound = BTreeMap::new();
-        let wants = wants(g, Some((class, name)), descriptor)?;
-        let site = Some(Site {
-            class,
-            name,
-            descriptor,
-            arity: wants.len(),
-        });
+        let wants = wants(g, call).ok()?;
+        let site = Some(call.site());
         for (k, ((param, a), want)) in sig.params.iter().zip(args).zip(&wants).enumerate() {
             let have = self.written(g, stmts, decl, a.index(), want, site, k, at)?;
             if !g.unify(&param.substitute(&map), &have, &vars, &mut bound) {
@@ -550,13 +538,6 @@ impl Typing {
     }
 }
 
-fn receiver_of(s: &Statement) -> Option<ferrosuite_testcase::VarRef> {
-    match s {
-        Statement::Method { receiver, .. } => *receiver,
-        _ => None,
-    }
-}
-
 /// A call's method or constructor (`<init>`): where an argument goes (see
 /// [`Generics::needs_cast`]).
 #[derive(Debug, Clone, Copy)]
@@ -567,19 +548,70 @@ pub(super) struct Site<'a> {
     pub(super) arity: usize,
 }
 
+/// A call statement seen whole: the class it names, the member (`<init>` for a
+/// constructor), its descriptor, receiver and arguments.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Call<'s> {
+    pub(super) class: &'s str,
+    pub(super) name: &'s str,
+    pub(super) descriptor: &'s str,
+    pub(super) receiver: Option<VarRef>,
+    pub(super) args: &'s [VarRef],
+}
+
+impl<'s> Call<'s> {
+    /// The call a constructor or method statement makes; `None` for other statements.
+    pub(super) fn of(s: &'s Statement) -> Option<Self> {
+        match s {
+            Statement::Constructor {
+                class,
+                descriptor,
+                args,
+            } => Some(Call {
+                class,
+                name: "<init>",
+                descriptor,
+                receiver: None,
+                args,
+            }),
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                receiver,
+                args,
+            } => Some(Call {
+                class,
+                name,
+                descriptor,
+                receiver: *receiver,
+                args,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Where its arguments go.
+    pub(super) fn site(&self) -> Site<'s> {
+        Site {
+            class: self.class,
+            name: self.name,
+            descriptor: self.descriptor,
+            arity: self.args.len(),
+        }
+    }
+}
+
 /// The parameter types the method writer writes arguments for: the descriptor's, or for a
-/// bridge the method it stands for ([`TypeInfo::source_params`](crate::TypeInfo::source_params); calls only).
-fn wants(
-    g: &Generics<'_>,
-    callee: Option<(&str, &str)>,
-    descriptor: &str,
-) -> Option<Vec<FieldType>> {
-    let mut d = MethodDescriptor::parse(descriptor).ok()?;
-    if let Some(params) = callee
-        .and_then(|(class, name)| g.info.source_params(class, name, descriptor))
+/// bridge the method it stands for ([`TypeInfo::source_params`](crate::TypeInfo::source_params)).
+pub(super) fn wants(g: &Generics<'_>, call: &Call<'_>) -> Result<Vec<FieldType>, String> {
+    let mut d = MethodDescriptor::parse(call.descriptor).map_err(|e| e.to_string())?;
+    if let Some(params) = g
+        .info
+        .source_params(call.class, call.name, call.descriptor)
         .filter(|p| p.len() == d.params.len())
     {
         d.params = params;
     }
-    Some(d.params)
+    Ok(d.params)
 }

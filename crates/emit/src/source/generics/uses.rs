@@ -9,8 +9,8 @@ use ferrosuite_testcase::Statement;
 use ferrosuite_testcase::cluster::GenericType;
 
 use super::{
-    Generics, OBJECT, Site, Typing, boxed, class_type, classes_of, is_closed, receiver_of,
-    unbounded, variables, wants,
+    Call, Generics, OBJECT, Typing, boxed, class_type, classes_of, is_closed, unbounded, variables,
+    wants,
 };
 
 impl Typing {
@@ -30,28 +30,15 @@ impl Typing {
             matches!(stmts.get(a.index()), Some(Statement::Null { .. }))
         };
         for (i, s) in stmts.iter().enumerate() {
-            let (args, descriptor, callee_name) = match s {
-                Statement::Method {
-                    class,
-                    name,
-                    args,
-                    descriptor,
-                    ..
-                } => (args, descriptor, Some((&**class, &**name))),
-                Statement::Constructor {
-                    class,
-                    args,
-                    descriptor,
-                } => (args, descriptor, Some((&**class, "<init>"))),
-                _ => continue,
-            };
+            let Some(call) = Call::of(s) else { continue };
+            let args = call.args;
             if !args.iter().any(null) || self.cast_all.contains(&i) {
                 continue;
             }
-            let Some(callee) = self.callee(g, i, s) else {
+            let Some(callee) = self.callee(g, i, &call) else {
                 continue;
             };
-            let Some(wants) = wants(g, callee_name, descriptor) else {
+            let Ok(wants) = wants(g, &call) else {
                 continue;
             };
             if callee.raw || callee.sig.params.len() != args.len() || wants.len() != args.len() {
@@ -64,12 +51,7 @@ impl Typing {
                 .map(|p| p.name.clone())
                 .collect();
             let mut bound = callee.map.clone();
-            let site = callee_name.map(|(class, name)| Site {
-                class,
-                name,
-                descriptor,
-                arity: wants.len(),
-            });
+            let site = Some(call.site());
             for (k, ((param, a), want)) in
                 callee.sig.params.iter().zip(args).zip(&wants).enumerate()
             {
@@ -227,23 +209,14 @@ impl Typing {
         let mut out = Vec::new();
         let mut cast = Vec::new();
         for (i, s) in stmts.iter().enumerate() {
-            let call = match s {
-                Statement::Method {
-                    args, descriptor, ..
-                }
-                | Statement::Constructor {
-                    args, descriptor, ..
-                } => Some((args, descriptor)),
-                _ => None,
-            };
+            let call = Call::of(s);
             match s {
-                _ if call.is_some_and(|(args, _)| !args.is_empty()) => {
-                    let Some((args, descriptor)) = call else {
-                        continue;
-                    };
-                    let receiver = receiver_of(s);
+                _ if call.is_some_and(|c| !c.args.is_empty()) => {
+                    let Some(call) = call else { continue };
+                    let args = call.args;
+                    let receiver = call.receiver;
                     let typed_receiver = receiver.filter(|r| self.types[r.index()].is_some());
-                    let Some(callee) = self.callee(g, i, s) else {
+                    let Some(callee) = self.callee(g, i, &call) else {
                         // Unknown signature: typed arguments and receiver go raw, as before.
                         out.extend(
                             args.iter()
@@ -259,20 +232,10 @@ impl Typing {
                         // which this cannot; the receiver goes raw.
                         out.extend(typed_receiver.map(ferrosuite_testcase::VarRef::index));
                     }
-                    let callee_name = match s {
-                        Statement::Method { class, name, .. } => Some((&**class, &**name)),
-                        Statement::Constructor { class, .. } => Some((&**class, "<init>")),
-                        _ => None,
-                    };
-                    let Some(wants) = wants(g, callee_name, descriptor) else {
+                    let Ok(wants) = wants(g, &call) else {
                         continue;
                     };
-                    let site = callee_name.map(|(class, name)| Site {
-                        class,
-                        name,
-                        descriptor,
-                        arity: wants.len(),
-                    });
+                    let site = Some(call.site());
                     // An overloaded method: a typed argument's parameterised cast beside a raw
                     // cast can make two overloads applicable; every argument keeps its raw cast.
                     let unique =
