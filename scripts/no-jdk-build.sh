@@ -22,7 +22,8 @@ for dir in "${dirs[@]}"; do
     done
 done
 crates=(ferrosuite-bytecode ferrosuite-cfg ferrosuite-testcase ferrosuite-executor
-        ferrosuite-fitness ferrosuite-search ferrosuite-mio ferrosuite-emit)
+        ferrosuite-fitness ferrosuite-search ferrosuite-mio ferrosuite-emit
+        ferrosuite-mocking)
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
 env -i HOME="$HOME" PATH="$shim" CARGO_TARGET_DIR="$root/target/no-jdk" \

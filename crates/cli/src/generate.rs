@@ -20,8 +20,9 @@ use ferrosuite_generate::shard::{Shard, merge};
 use ferrosuite_generate::{algorithms, criteria};
 use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 
-/// The arguments of `ferrosuite generate`.
+/// The arguments of `ferrosuite generate` (clap's flags are booleans).
 #[derive(clap::Args, Debug)]
+#[allow(clippy::struct_excessive_bools)]
 pub struct Request {
     /// The class path of the code under test: directories and jars separated by ':'.
     #[arg(long, short = 'c', conflicts_with = "project")]
@@ -102,6 +103,20 @@ pub struct Request {
     /// Where to write the JSON report (default OUT/ferrosuite-report.json).
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// No Mockito mocks in the search or the tests (by default a collaborator nothing on the
+    /// class path implements is mocked, and others may be late in the search).
+    #[arg(long)]
+    pub no_mocks: bool,
+    /// No calls of private methods or writes of private fields by reflection.
+    #[arg(long)]
+    pub no_private_access: bool,
+    /// `P_FM`: probability of a mock for a type real objects can give too, once --mock-start of
+    /// the budget is spent (default 0.8).
+    #[arg(long, value_name = "P")]
+    pub mock_probability: Option<f64>,
+    /// `S_FM`: share of the budget after which such mocks are used (default 0.5).
+    #[arg(long, value_name = "SHARE")]
+    pub mock_start: Option<f64>,
 }
 
 /// `--criteria`'s help: the registry's criteria, with a line each.
@@ -234,6 +249,18 @@ fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
     if let Some(a) = &req.algorithm {
         config.algorithm = algorithms.get(a)?;
     }
+    let mocking = &mut config.search.mocking;
+    mocking.mocks &= !req.no_mocks;
+    mocking.private_access &= !req.no_private_access;
+    if let Some(p) = req.mock_probability {
+        mocking.mock_probability = p;
+    }
+    if let Some(s) = req.mock_start {
+        mocking.mock_start = s;
+    }
+    mocking
+        .validate()
+        .map_err(|e| anyhow::anyhow!("--mock-probability/--mock-start: {e}"))?;
     if let Some(c) = &req.criteria {
         config.fitness.criteria = ferrosuite_generate::criteria()
             .parse(c)

@@ -43,6 +43,7 @@
 //!     probes: ProbeSnapshot::default(),
 //!     leaked_threads: vec![],
 //!     reset_classes: vec![],
+//!     mock_calls: vec![],
 //!     micros: 0,
 //! };
 //! let a = candidates(&test, &result, &Limits::default());
@@ -261,6 +262,7 @@ mod tests {
             probes: ProbeSnapshot::default(),
             leaked_threads: vec![],
             reset_classes: vec![],
+            mock_calls: vec![],
             micros: 0,
         }
     }

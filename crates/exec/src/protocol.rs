@@ -67,6 +67,10 @@ pub struct Setup {
     /// Milliseconds added to the clock the code under test reads (0: the real clock; see
     /// [`ferrosuite_bytecode::instrument::clock`]).
     pub clock_shift_ms: i64,
+    /// Jars of the tools the worker itself uses (Mockito and what it needs), put on the JVM's
+    /// class path, outside the sandbox and the instrumentation.
+    #[serde(default)]
+    pub tools: Vec<PathBuf>,
 }
 
 /// Sizes of the probe arrays to read after each test.
@@ -338,6 +342,7 @@ mod tests {
             thread_grace_ms: 5,
             sandbox: true,
             clock_shift_ms: 0,
+            tools: Vec::new(),
         };
         let pairs = [
             (

@@ -444,6 +444,11 @@ impl Jni {
         !obj.is_null() && jni!(self, v1_1, IsInstanceOf, obj, class)
     }
 
+    /// `IsSameObject`.
+    pub fn same_object(&self, a: jobject, b: jobject) -> bool {
+        jni!(self, v1_1, IsSameObject, a, b)
+    }
+
     /// `GetObjectClass`.
     pub fn class_of(&self, obj: jobject) -> jclass {
         jni!(self, v1_1, GetObjectClass, obj)

@@ -21,7 +21,7 @@ use std::borrow::{Borrow, Cow};
 use std::collections::HashMap;
 
 use ferrosuite_bytecode::descriptor::FieldType;
-use ferrosuite_testcase::statement::Name;
+use ferrosuite_testcase::statement::{Name, Stub};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
@@ -126,6 +126,10 @@ impl NameTable {
 
 /// The names a statement holds, in a fixed order.
 fn names_of(s: &Statement) -> impl Iterator<Item = &Name> {
+    let stubs: &[Stub] = match s {
+        Statement::Mock { stubs, .. } => stubs,
+        _ => &[],
+    };
     let (a, b, c) = match s {
         Statement::EnumConstant { class, name } => (Some(class), Some(name), None),
         Statement::Constructor {
@@ -149,11 +153,24 @@ fn names_of(s: &Statement) -> impl Iterator<Item = &Name> {
             descriptor,
             ..
         } => (Some(class), Some(name), Some(descriptor)),
+        Statement::Mock { class, .. } => (Some(class), None, None),
         // Primitives, null, arrays and casts hold no name; a statement kind added later
         // fails to encode in `WireStatement::of` until it is handled there and here.
         _ => (None, None, None),
     };
-    a.into_iter().chain(b).chain(c)
+    a.into_iter()
+        .chain(b)
+        .chain(c)
+        .chain(stubs.iter().flat_map(|s| [&s.name, &s.descriptor]))
+}
+
+/// A [`Stub`] with its names as [`NameId`]s.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // The fields are those of `Stub`.
+pub struct WireStub<'a> {
+    pub name: NameId,
+    pub descriptor: NameId,
+    pub answers: Cow<'a, [VarRef]>,
 }
 
 /// A [`Statement`] with its names as [`NameId`]s; borrowed from the statement when sent,
@@ -206,6 +223,10 @@ pub enum WireStatement<'a> {
     Cast {
         value: VarRef,
         ty: Cow<'a, FieldType>,
+    },
+    Mock {
+        class: NameId,
+        stubs: Vec<WireStub<'a>>,
     },
 }
 
@@ -287,6 +308,19 @@ impl<'a> WireStatement<'a> {
                 value: *value,
                 ty: Cow::Borrowed(ty),
             },
+            Statement::Mock { class, stubs } => WireStatement::Mock {
+                class: id(class)?,
+                stubs: stubs
+                    .iter()
+                    .map(|s| {
+                        Some(WireStub {
+                            name: id(&s.name)?,
+                            descriptor: id(&s.descriptor)?,
+                            answers: Cow::Borrowed(&s.answers),
+                        })
+                    })
+                    .collect::<Option<_>>()?,
+            },
             // (`Statement` is non-exhaustive.)
             _ => return None,
         })
@@ -367,6 +401,19 @@ impl<'a> WireStatement<'a> {
             WireStatement::Cast { value, ty } => Statement::Cast {
                 value,
                 ty: ty.into_owned(),
+            },
+            WireStatement::Mock { class, stubs } => Statement::Mock {
+                class: name(class)?,
+                stubs: stubs
+                    .into_iter()
+                    .map(|s| {
+                        Ok(Stub {
+                            name: name(s.name)?,
+                            descriptor: name(s.descriptor)?,
+                            answers: s.answers.into_owned(),
+                        })
+                    })
+                    .collect::<std::result::Result<_, NameId>>()?,
             },
         })
     }
@@ -455,6 +502,13 @@ mod tests {
                 value: VarRef(2),
                 ty: FieldType::Object("a/C".into()),
             },
+            Statement::Mock {
+                class: "a/I".into(),
+                stubs: vec![
+                    Stub::new("m", "(I)V", vec![]),
+                    Stub::new("g", "()I", vec![VarRef(0), VarRef(0)]),
+                ],
+            },
         ])
     }
 
@@ -489,7 +543,10 @@ mod tests {
         let (mut table, mut names) = (NameTable::default(), Vec::new());
         let first = vec![every_kind()];
         let (new, bytes) = send(&first, &mut table);
-        assert_eq!(new, ["a/E", "X", "a/B", "(I)V", "m", "f", "I"]);
+        assert_eq!(
+            new,
+            ["a/E", "X", "a/B", "(I)V", "m", "f", "I", "a/I", "g", "()I"]
+        );
         assert_eq!(receive(&mut names, new, &bytes), first);
         // The same names again: none is sent; a new one is.
         let second = vec![

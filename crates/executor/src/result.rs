@@ -1,7 +1,7 @@
 //! What executing a test yields: per-statement outcomes, observations for assertions, probe
 //! data, and how the test ended.
 
-use ferrosuite_testcase::statement::{JDouble, Prim};
+use ferrosuite_testcase::statement::{JDouble, MockCalls, Prim};
 use serde::{Deserialize, Serialize};
 
 /// How a test ended.
@@ -325,6 +325,9 @@ pub struct TestResult {
     pub leaked_threads: Vec<String>,
     /// Classes whose statics were reset after the test (binary names, in reset order).
     pub reset_classes: Vec<String>,
+    /// The calls each mock of the test got, by mock statement (only mocks that were made).
+    #[serde(default)]
+    pub mock_calls: Vec<MockCalls>,
     /// Wall time of the test in the worker, in microseconds (not deterministic; not part of
     /// any comparison).
     pub micros: u64,
@@ -342,6 +345,7 @@ impl TestResult {
             probes: ProbeSnapshot::default(),
             leaked_threads: Vec::new(),
             reset_classes: Vec::new(),
+            mock_calls: Vec::new(),
             micros: 0,
         }
     }

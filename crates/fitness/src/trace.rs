@@ -437,6 +437,7 @@ mod tests {
             probes,
             leaked_threads: Vec::new(),
             reset_classes: Vec::new(),
+            mock_calls: Vec::new(),
             micros: 0,
         }
     }

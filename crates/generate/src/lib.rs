@@ -163,7 +163,10 @@ impl Default for Config {
             seed: 0,
             algorithm: Arc::new(WholeSuite),
             engine: EngineConfig::default(),
-            search: ferrosuite_search::Config::default(),
+            search: ferrosuite_search::Config {
+                mocking: ferrosuite_mocking::Config::default(),
+                ..ferrosuite_search::Config::default()
+            },
             fitness: ferrosuite_fitness::Config::default(),
             emit: ferrosuite_emit::Config::default(),
             workers: 1,
@@ -242,8 +245,14 @@ fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
     }
 }
 
-fn host_config(config: &Config, jdk: &Jdk, instrument: &[String]) -> HostConfig {
+fn host_config(
+    config: &Config,
+    jdk: &Jdk,
+    instrument: &[String],
+    mock_jars: &[PathBuf],
+) -> HostConfig {
     HostConfig {
+        mock_jars: mock_jars.to_vec(),
         classpath: config.classpath.clone(),
         instrument: instrument.to_vec(),
         workers: config.workers.max(1),
@@ -368,7 +377,26 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         ));
     }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
-    let mut factory = match Factory::new(&cluster, constants, config.search.clone()) {
+    // Mocks need Mockito in the workers: the one the tests will run with.
+    let mut search_config = config.search.clone();
+    let jar_search = JarSearch::new(
+        config.test_classpath.clone(),
+        config.maven_repository.clone(),
+        config.jar_dir.clone(),
+    );
+    let mock_jars = if search_config.mocking.mocks {
+        match jar_search.mockito() {
+            Ok(jars) => jars,
+            Err(e) => {
+                search_config.mocking.mocks = false;
+                notes.push(format!("no mocks: {e}"));
+                Vec::new()
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let mut factory = match Factory::new(&cluster, constants, search_config) {
         Ok(f) => f,
         Err(ferrosuite_search::Error::NothingToCall(_)) => {
             return Err(Error::NothingToTest {
@@ -378,7 +406,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let mut host = Host::start(host_config(config, &jdk, &instrumented))?;
+    let mut host = Host::start(host_config(config, &jdk, &instrumented, &mock_jars))?;
     if let Some(f) = host
         .ready()
         .init_failures
@@ -453,7 +481,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut hc = host_config(config, &jdk, &instrumented);
+        let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
         hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
         if k % 2 == 0 {
             // Real identity hash codes, where the search and the first run had all of them 1:
@@ -507,14 +535,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         None => true,
     });
     let class = if config.validate {
-        let tools = Tools::new(
-            &jdk,
-            JarSearch::new(
-                config.test_classpath.clone(),
-                config.maven_repository.clone(),
-                config.jar_dir.clone(),
-            ),
-        );
+        let tools = Tools::new(&jdk, jar_search);
         validated(
             config,
             &tools,

@@ -204,9 +204,16 @@ pub fn check(
         .iter()
         .map(|p| absolute(p))
         .collect();
+    // Mockito for tests with mocks (the test class path's own, when it has one).
+    let mockito = if source.contains("import static org.mockito.") {
+        tools.jars.mockito()?
+    } else {
+        Vec::new()
+    };
     let mut cp: Vec<PathBuf> = classpath.to_vec();
     cp.extend(test_classpath.iter().cloned());
     cp.extend(junit_jars.iter().cloned());
+    cp.extend(mockito.iter().cloned());
     let joined = join(&cp);
     let o = Command::new(&tools.javac)
         .args(["--release", &release.to_string()])
@@ -265,6 +272,7 @@ pub fn check(
     let mut run_cp = vec![out.clone()];
     run_cp.extend(classpath.iter().cloned());
     run_cp.extend(test_classpath);
+    run_cp.extend(mockito);
     let failing = match junit {
         JUnit::Five => {
             let console = tools.jars.junit5_console()?;

@@ -97,6 +97,11 @@ pub struct Config {
     pub string_insertion_probability: f64,
     /// New arrays have a length in \[0, `max_array_length`\] (EvoSuite `max_array`: 10).
     pub max_array_length: u32,
+    // --- mocks and private access (PAFM) -------------------------------------------------------
+    /// When to use mocks and private access. Off by default here, since mocks need Mockito in
+    /// the executor (`ferrosuite-generate` turns them on when it finds Mockito).
+    #[serde(default = "ferrosuite_mocking::Config::off")]
+    pub mocking: ferrosuite_mocking::Config,
     /// Values kept in an [`ObservedPool`](crate::ObservedPool) per kind before the oldest are
     /// dropped.
     pub observed_pool_capacity: usize,
@@ -129,6 +134,7 @@ impl Default for Config {
             string_insertion_probability: 0.5,
             max_array_length: 10,
             observed_pool_capacity: 1000,
+            mocking: ferrosuite_mocking::Config::off(),
         }
     }
 }
@@ -136,6 +142,9 @@ impl Default for Config {
 impl Config {
     /// Checks that probabilities are in \[0, 1\] and limits are usable.
     pub fn validate(&self) -> Result<()> {
+        self.mocking
+            .validate()
+            .map_err(|e| Error::Config(e.to_string()))?;
         let probabilities = [
             (
                 "test_insertion_probability",

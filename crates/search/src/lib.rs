@@ -11,6 +11,7 @@
 //! - [`factory`]: test construction on a test cluster: random calls on the class under test
 //!   with parameters generated recursively, and random test sampling;
 //! - [`mutation`]: test mutation (remove with repair, change, insert);
+//! - [`mocks`]: the stubs of mock statements made to follow what the last run called;
 //! - [`crossover`]: single-point crossover of two tests (for the test-level algorithms);
 //! - [`engine`]: the algorithms (whole-suite GA, MOSA, DynaMOSA, random search, single
 //!   target), the archive, budgets, execution caching and minimisation;
@@ -45,6 +46,7 @@ pub mod crossover;
 pub mod engine;
 pub mod error;
 pub mod factory;
+pub mod mocks;
 pub mod mutation;
 pub mod random;
 pub mod suite;

@@ -26,6 +26,10 @@
 //! [`Config::statement_insertion_probability`]: crate::Config::statement_insertion_probability
 //! [`mutate_prim`]: crate::values::mutate_prim
 //!
+//! Before the steps, a test whose mocks were called for other methods (or more or fewer times)
+//! than its stubs say, in its last run, gets stubs that follow the calls, with new random
+//! answers ([`crate::mocks`]); that counts as a change.
+//!
 //! Every step keeps the test valid (`Test::validate`) and within L statements.
 //!
 //! ```
@@ -63,7 +67,29 @@ use crate::values::mutate_prim;
 /// which costs one needless execution, where comparing with a copy would cost a copy of every
 /// mutated test.
 pub fn mutate_test<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> Result<bool> {
-    mutate_via(f, test, |t| t, rng)
+    let followed = follow_mock_calls(f, test, rng);
+    Ok(mutate_via(f, test, |t| t, rng)? || followed)
+}
+
+/// Makes the stubs of the test's mocks follow what its last run called (the factory's
+/// feedback), with new random answers; returns whether the test changed.
+fn follow_mock_calls<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> bool {
+    let Some(calls) = f.mock_feedback(test).map(<[_]>::to_vec) else {
+        return false;
+    };
+    let mut make = |t: &mut Test, pos: usize, types: &[FieldType]| -> Option<Vec<VarRef>> {
+        let mut known = f.value_types(&t.statements).ok()?;
+        let mut made = Vec::with_capacity(types.len());
+        f.splice_typed(t, &mut known, pos, false, rng, |g| {
+            for ty in types {
+                let erased = matches!(ty, FieldType::Object(n) if n == "java/lang/Object");
+                made.push(g.value(ty, erased, 1, true)?);
+            }
+            made.last().copied()
+        });
+        (made.len() == types.len()).then_some(made)
+    };
+    crate::mocks::follow_calls_with(test, &calls, &mut make)
 }
 
 /// [`mutate_test`] on a test others hold too (a suite's test, kept in the
@@ -76,7 +102,11 @@ pub fn mutate_copy<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Option<Test>> {
     let mut copy = Cow::Borrowed(test);
-    let changed = mutate_via(f, &mut copy, Cow::to_mut, rng)?;
+    let mut followed = false;
+    if f.mock_feedback(test).is_some() {
+        followed = follow_mock_calls(f, copy.to_mut(), rng);
+    }
+    let changed = mutate_via(f, &mut copy, Cow::to_mut, rng)? || followed;
     Ok(changed.then(|| copy.into_owned()))
 }
 

@@ -17,9 +17,23 @@
 //! assert_eq!(t.to_string(), "examples.Stack v0 = new examples.Stack();\nint v1 = 3;\nv0.push(v1);\n");
 //! ```
 //!
-//! The enum is `#[non_exhaustive]`: mock, private-access and environment statements are added
-//! as new variants with the same contract (a typed value, references only backwards) without
-//! changing existing ones.
+//! The enum is `#[non_exhaustive]`: new kinds keep the same contract (a typed value,
+//! references only backwards). A [`Statement::Mock`] is such a kind: its answers are earlier
+//! values of the test, so the search mutates them like any other value:
+//!
+//! ```
+//! use ferrosuite_testcase::statement::{Prim, Statement, Stub, Test, VarRef};
+//! // long v0 = 5L; Ticker v1 = mock(Ticker.class); doReturn(v0).when(v1).read();
+//! let t = Test::new(vec![
+//!     Statement::Primitive(Prim::Long(5)),
+//!     Statement::Mock {
+//!         class: "com/google/common/base/Ticker".into(),
+//!         stubs: vec![Stub::new("read", "()J", vec![VarRef(0)])],
+//!     },
+//! ]);
+//! assert!(t.validate().is_ok());
+//! assert_eq!(t.statements[1].to_string(), "mock(com.google.common.base.Ticker.class) { read()J -> [v0] }");
+//! ```
 
 use std::fmt::{self, Write as _};
 
@@ -263,6 +277,69 @@ pub fn string_literal(s: &str) -> String {
     out
 }
 
+/// Most answers a stub holds: the answers are used in order, the last one repeated.
+pub const MAX_ANSWERS: usize = 5;
+
+/// The answers a mock gives for one of its methods (functional mocking, PAFM paper III-B).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stub {
+    /// Method name.
+    pub name: Name,
+    /// Method descriptor (the erased one the JVM calls).
+    pub descriptor: Name,
+    /// The values returned by the first, second, … call, the last one repeated; empty for a
+    /// `void` method (a stub that does nothing). At most [`MAX_ANSWERS`].
+    pub answers: Vec<VarRef>,
+}
+
+impl Stub {
+    /// A stub of method `name` `descriptor` answering `answers`.
+    #[must_use]
+    pub fn new(name: &str, descriptor: &str, answers: Vec<VarRef>) -> Self {
+        Stub {
+            name: name.into(),
+            descriptor: descriptor.into(),
+            answers,
+        }
+    }
+}
+
+/// How often a test called each method of one of its mocks (what the worker records).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct MockCalls {
+    /// The index of the [`Statement::Mock`].
+    pub statement: u32,
+    /// The methods called, by name and descriptor, with their call counts; sorted.
+    pub calls: Vec<(Name, Name, u32)>,
+}
+
+impl MockCalls {
+    /// Whether the stubs of the mock say what the calls did: one stub per method called, none
+    /// for a method not called, and as many answers as calls (at most [`MAX_ANSWERS`]; none
+    /// for a `void` method).
+    #[must_use]
+    pub fn matches(&self, stubs: &[Stub]) -> bool {
+        stubs.len() == self.calls.len()
+            && self.calls.iter().all(|(name, desc, count)| {
+                stubs.iter().any(|s| {
+                    s.name == *name
+                        && s.descriptor == *desc
+                        && s.answers.len() == wanted_answers(desc, *count)
+                })
+            })
+    }
+}
+
+/// How many answers a stub of a method with this descriptor called `count` times holds.
+#[must_use]
+pub fn wanted_answers(descriptor: &str, count: u32) -> usize {
+    if descriptor.ends_with(")V") {
+        0
+    } else {
+        (count as usize).clamp(1, MAX_ANSWERS)
+    }
+}
+
 /// One statement of a test.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -351,6 +428,14 @@ pub enum Statement {
         /// The target reference type.
         ty: FieldType,
     },
+    /// `mock(T.class)` with its stubs: a Mockito mock of an interface or a non-final class
+    /// whose methods answer the stubs' values (functional mocking, PAFM paper III-B).
+    Mock {
+        /// Internal name of the mocked type.
+        class: Name,
+        /// One stub per method the test's run called, by name and descriptor.
+        stubs: Vec<Stub>,
+    },
 }
 
 impl Statement {
@@ -394,9 +479,9 @@ impl Statement {
         Ok(match self {
             Statement::Primitive(p) => Some(p.field_type()),
             Statement::Null { ty } | Statement::Cast { ty, .. } => Some(ty.clone()),
-            Statement::EnumConstant { class, .. } | Statement::Constructor { class, .. } => {
-                Some(FieldType::Object(class.to_string()))
-            }
+            Statement::EnumConstant { class, .. }
+            | Statement::Constructor { class, .. }
+            | Statement::Mock { class, .. } => Some(FieldType::Object(class.to_string())),
             Statement::Method { descriptor, .. } => MethodDescriptor::parse_return(descriptor)?,
             Statement::FieldRead { descriptor, .. } => Some(FieldType::parse(descriptor)?),
             Statement::ArrayNew { component, .. } => {
@@ -432,6 +517,9 @@ impl Statement {
                 out.push(*value);
             }
             Statement::Cast { value, .. } => out.push(*value),
+            Statement::Mock { stubs, .. } => {
+                out.extend(stubs.iter().flat_map(|s| s.answers.iter()));
+            }
         }
         out
     }
@@ -440,25 +528,38 @@ impl Statement {
     /// [`uses`](Self::uses) (for repair after removal, renumbering); collects nothing.
     pub fn uses_mut(&mut self) -> impl Iterator<Item = &mut VarRef> {
         // Every statement reads an optional first value (receiver, array), a list
-        // (arguments) and an optional last value (the value written or cast).
-        let (first, list, last): (Option<&mut VarRef>, &mut [VarRef], Option<&mut VarRef>) =
-            match self {
-                Statement::Primitive(_)
-                | Statement::Null { .. }
-                | Statement::EnumConstant { .. }
-                | Statement::ArrayNew { .. } => (None, &mut [], None),
-                Statement::Constructor { args, .. } => (None, args.as_mut_slice(), None),
-                Statement::Method { receiver, args, .. } => {
-                    (receiver.as_mut(), args.as_mut_slice(), None)
-                }
-                Statement::FieldRead { receiver, .. } => (receiver.as_mut(), &mut [], None),
-                Statement::FieldWrite {
-                    receiver, value, ..
-                } => (receiver.as_mut(), &mut [], Some(value)),
-                Statement::ArrayStore { array, value, .. } => (Some(array), &mut [], Some(value)),
-                Statement::Cast { value, .. } => (None, &mut [], Some(value)),
-            };
-        first.into_iter().chain(list.iter_mut()).chain(last)
+        // (arguments), an optional last value (the value written or cast) and, for a mock, its
+        // stubs' answers.
+        type Parts<'s> = (
+            Option<&'s mut VarRef>,
+            &'s mut [VarRef],
+            Option<&'s mut VarRef>,
+            &'s mut [Stub],
+        );
+        let (first, list, last, stubs): Parts<'_> = match self {
+            Statement::Primitive(_)
+            | Statement::Null { .. }
+            | Statement::EnumConstant { .. }
+            | Statement::ArrayNew { .. } => (None, &mut [], None, &mut []),
+            Statement::Constructor { args, .. } => (None, args.as_mut_slice(), None, &mut []),
+            Statement::Method { receiver, args, .. } => {
+                (receiver.as_mut(), args.as_mut_slice(), None, &mut [])
+            }
+            Statement::FieldRead { receiver, .. } => (receiver.as_mut(), &mut [], None, &mut []),
+            Statement::FieldWrite {
+                receiver, value, ..
+            } => (receiver.as_mut(), &mut [], Some(value), &mut []),
+            Statement::ArrayStore { array, value, .. } => {
+                (Some(array), &mut [], Some(value), &mut [])
+            }
+            Statement::Cast { value, .. } => (None, &mut [], Some(value), &mut []),
+            Statement::Mock { stubs, .. } => (None, &mut [], None, stubs.as_mut_slice()),
+        };
+        first
+            .into_iter()
+            .chain(list.iter_mut())
+            .chain(last)
+            .chain(stubs.iter_mut().flat_map(|s| s.answers.iter_mut()))
     }
 
     /// Whether executing the statement calls code (constructors, methods); constants, field
@@ -557,6 +658,17 @@ impl fmt::Display for Statement {
                 value,
             } => write!(f, "{array}[{index}] = {value}"),
             Statement::Cast { value, ty } => write!(f, "({}) {value}", java_type(ty)),
+            Statement::Mock { class, stubs } => {
+                write!(f, "mock({}.class)", java_name(class))?;
+                if !stubs.is_empty() {
+                    let text: Vec<String> = stubs
+                        .iter()
+                        .map(|s| format!("{}{} -> [{}]", s.name, s.descriptor, join(&s.answers)))
+                        .collect();
+                    write!(f, " {{ {} }}", text.join("; "))?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -688,6 +800,40 @@ impl Test {
                     want_ref(*value, "cast operand")?;
                     if !ty.is_reference() {
                         return Err(bad("cast to a primitive type".into()));
+                    }
+                }
+                Statement::Mock { stubs, .. } => {
+                    for (k, stub) in stubs.iter().enumerate() {
+                        let what = format!("stub {}{}", stub.name, stub.descriptor);
+                        if stubs[..k]
+                            .iter()
+                            .any(|o| o.name == stub.name && o.descriptor == stub.descriptor)
+                        {
+                            return Err(bad(format!("{what} is given twice")));
+                        }
+                        let ret = MethodDescriptor::parse_return(&stub.descriptor)
+                            .map_err(|e| bad(e.to_string()))?;
+                        match ret {
+                            None if !stub.answers.is_empty() => {
+                                return Err(bad(format!("{what}: answers for a void method")));
+                            }
+                            Some(_) if stub.answers.is_empty() => {
+                                return Err(bad(format!("{what}: no answer")));
+                            }
+                            _ => {}
+                        }
+                        if stub.answers.len() > MAX_ANSWERS {
+                            return Err(bad(format!(
+                                "{what}: {} answers, at most {MAX_ANSWERS}",
+                                stub.answers.len()
+                            )));
+                        }
+                        if let Some(r) = &ret {
+                            for a in &stub.answers {
+                                fits(ty_of(*a)?, r)
+                                    .map_err(|why| bad(format!("{what}: answer {a}: {why}")))?;
+                            }
+                        }
                     }
                 }
             }

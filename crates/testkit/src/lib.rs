@@ -145,6 +145,17 @@ pub fn junit4() -> Vec<PathBuf> {
     vec![java_jar("junit4.jar"), java_jar("hamcrest-core.jar")]
 }
 
+/// Debian's Mockito 2.23 and what it needs at run time (Byte Buddy, Objenesis).
+#[must_use]
+pub fn mockito() -> Vec<PathBuf> {
+    vec![
+        java_jar("mockito-core.jar"),
+        java_jar("byte-buddy.jar"),
+        java_jar("byte-buddy-agent.jar"),
+        java_jar("objenesis.jar"),
+    ]
+}
+
 /// Paths joined with `:`, as a class path.
 #[must_use]
 pub fn join(paths: &[PathBuf]) -> String {

@@ -164,6 +164,16 @@ pub(super) fn collect_classes(
             }
             Statement::ArrayNew { component, .. } => add_type(component, used),
             Statement::Cast { ty, .. } | Statement::Null { ty } => add_type(ty, used),
+            Statement::Mock { class, stubs } => {
+                used.insert(class.to_string());
+                for stub in stubs {
+                    let d = MethodDescriptor::parse(&stub.descriptor).map_err(|e| e.to_string())?;
+                    d.params
+                        .iter()
+                        .chain(&d.ret)
+                        .for_each(|t| add_type(t, used));
+                }
+            }
             _ => {}
         }
     }

@@ -4,8 +4,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_bytecode::descriptor::MethodDescriptor;
 use ferrosuite_executor::Observed;
-use ferrosuite_testcase::statement::string_literal;
+use ferrosuite_testcase::statement::{Stub, string_literal};
 use ferrosuite_testcase::{Statement, VarRef};
 
 use ferrosuite_testcase::cluster::{GenericType, TypeArg};
@@ -13,6 +14,7 @@ use ferrosuite_testcase::cluster::{GenericType, TypeArg};
 use super::checks::check_line;
 use super::generics::{Call, Generics, Site, Typing, classes_of, is_closed, wants};
 use super::imports::{TypeNames, catchable, is_checked, value_type};
+use super::mocking;
 use super::{Config, EmitTest, JUnit, TypeInfo};
 use crate::assertions::{Assertion, Check};
 use crate::names::{Scope, is_identifier, lower_camel, simple_name, type_base, upper_camel};
@@ -171,6 +173,12 @@ impl MethodWriter<'_> {
             match (&values[i], &decl[i]) {
                 (Value::Var(name), Some(ty)) => {
                     let _ = writeln!(body, "{ind}{} {name} = {expr};", self.declared(i, ty));
+                    if let Statement::Mock { class, stubs } = s {
+                        statics.insert(mocking::MOCK);
+                        for line in self.stubs(class, name, stubs, &values, &decl, statics)? {
+                            let _ = writeln!(body, "{ind}{line}");
+                        }
+                    }
                 }
                 _ => {
                     let _ = writeln!(body, "{ind}{expr};");
@@ -583,8 +591,88 @@ impl MethodWriter<'_> {
                 };
                 format!("({}) {v}", self.type_text(ty))
             }
+            Statement::Mock { class, .. } => {
+                format!("mock({}.class, {})", n.name(class), mocking::UNSTUBBED)
+            }
             other => return Err(format!("cannot write statement {other}")),
         })
+    }
+
+    /// The stubbing lines of a mock: `doReturn(a, b).when(mock).m(anyInt(), any());` per
+    /// stub (`doNothing()` for a void method).
+    fn stubs(
+        &self,
+        class: &str,
+        mock: &str,
+        stubs: &[Stub],
+        values: &[Value],
+        decl: &[Option<FieldType>],
+        statics: &mut BTreeSet<&'static str>,
+    ) -> std::result::Result<Vec<String>, String> {
+        let mut lines = Vec::with_capacity(stubs.len());
+        for stub in stubs {
+            let d = MethodDescriptor::parse(&stub.descriptor).map_err(|e| e.to_string())?;
+            let answer = match &d.ret {
+                None => {
+                    statics.insert(mocking::DO_NOTHING);
+                    "doNothing()".to_string()
+                }
+                Some(ret) => {
+                    statics.insert(mocking::DO_RETURN);
+                    let answers: Vec<String> = stub
+                        .answers
+                        .iter()
+                        .map(|a| self.answer(*a, ret, values, decl))
+                        .collect();
+                    format!("doReturn({})", answers.join(", "))
+                }
+            };
+            // An overload of the same arity needs the matchers' types spelled out.
+            let overloaded = self
+                .types
+                .overloads(class, &stub.name, d.params.len())
+                .is_none_or(|n| n > 1);
+            let matchers: Vec<String> = d
+                .params
+                .iter()
+                .map(|p| {
+                    let (name, text) = mocking::matcher(p);
+                    statics.insert(name);
+                    match p {
+                        FieldType::Object(_) | FieldType::Array(_) if overloaded => {
+                            format!("({}) {text}", self.type_text(p))
+                        }
+                        _ => text.to_string(),
+                    }
+                })
+                .collect();
+            lines.push(format!(
+                "{answer}.when({mock}).{}({});",
+                stub.name,
+                matchers.join(", ")
+            ));
+        }
+        Ok(lines)
+    }
+
+    /// An answer of a stub, typed exactly as the method returns it (Mockito checks the
+    /// boxed class of a primitive answer).
+    fn answer(
+        &self,
+        r: VarRef,
+        ret: &FieldType,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> String {
+        match values.get(r.index()) {
+            Some(Value::Inline(t)) if t == "null" => format!("({}) null", self.cast_text(r, ret)),
+            Some(Value::Inline(t)) => t.clone(),
+            Some(Value::Var(n)) => n.clone(),
+            _ => match decl.get(r.index()) {
+                Some(Some(t)) if !t.is_reference() => "0".into(),
+                _ => format!("({}) null", self.type_text(ret)),
+            },
+        }
     }
 
     /// The expected exception of the last statement.

@@ -38,6 +38,7 @@ mod checks;
 mod generics;
 mod imports;
 mod method;
+mod mocking;
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests;
@@ -351,6 +352,15 @@ pub fn emit_class(
     for c in junit.types {
         used.insert((*c).to_string());
     }
+    let mocks = tests.iter().any(|t| {
+        t.test
+            .statements
+            .iter()
+            .any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }))
+    });
+    if mocks {
+        used.extend(mocking::classes(config.junit).map(String::from));
+    }
     if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
         used.insert("java/util/concurrent/TimeUnit".into());
     }
@@ -392,8 +402,12 @@ pub fn emit_class(
     if !package.is_empty() {
         let _ = writeln!(out, "package {package};\n");
     }
-    for s in &statics {
-        let _ = writeln!(out, "import static {}.{s};", junit.assertions);
+    for s in statics.iter().filter(|s| !s.is_empty()) {
+        if s.starts_with("org.mockito.") {
+            let _ = writeln!(out, "import static {s};");
+        } else {
+            let _ = writeln!(out, "import static {}.{s};", junit.assertions);
+        }
     }
     if !statics.is_empty() {
         out.push('\n');
@@ -403,6 +417,10 @@ pub fn emit_class(
     }
     out.push('\n');
     let _ = writeln!(out, "public class {class_name} {{");
+    if mocks {
+        out.push('\n');
+        out.push_str(&mocking::unstubbed_field(config.junit, &|c| names.name(c)));
+    }
     let mut test_names = Vec::new();
     for m in &methods {
         let (name, body) = (&m.name, &m.body);

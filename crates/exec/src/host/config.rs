@@ -85,6 +85,9 @@ pub struct HostConfig {
     pub clock_shift_ms: i64,
     /// Time a worker may take to start its JVM and initialise the classes under test.
     pub startup_timeout: Duration,
+    /// Mockito's jars (with Byte Buddy and Objenesis), for tests with mock statements; empty:
+    /// such tests fail to make their mocks.
+    pub mock_jars: Vec<PathBuf>,
 }
 
 /// The JVM options that make every identity hash code 1. An identity hash otherwise comes
@@ -123,6 +126,7 @@ impl Default for HostConfig {
             sandbox: true,
             clock_shift_ms: 0,
             startup_timeout: Duration::from_secs(60),
+            mock_jars: Vec::new(),
         }
     }
 }

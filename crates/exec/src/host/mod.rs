@@ -155,6 +155,7 @@ impl Host {
             thread_grace_ms: u64::try_from(config.thread_grace.as_millis()).unwrap_or(u64::MAX),
             sandbox: config.sandbox,
             clock_shift_ms: config.clock_shift_ms,
+            tools: config.mock_jars.clone(),
         };
         sweep_orphaned_dirs(&std::env::temp_dir());
         let n = config.workers.max(1);

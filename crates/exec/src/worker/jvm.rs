@@ -451,6 +451,8 @@ impl<'a> Executor<'a> {
             full_reset: true,
             resource_error: Cell::new(None),
             survived: 0,
+            mock_ids: None,
+            test_mocks: Vec::new(),
         };
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);

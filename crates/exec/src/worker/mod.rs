@@ -35,6 +35,7 @@
 #![allow(unsafe_code)]
 
 mod jvm;
+mod mocks;
 mod observe;
 mod probes;
 mod resolve;
@@ -211,9 +212,14 @@ fn serve(setup: &Setup, input: &mut impl std::io::Read, output: &Output) -> u8 {
         "-Djava.awt.headless=true".to_string(),
         format!(
             "-Djava.class.path={}",
-            std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or_default()
+            std::iter::once(
+                std::env::current_dir()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default()
+            )
+            .chain(setup.tools.iter().map(|p| p.display().to_string()))
+            .collect::<Vec<_>>()
+            .join(":")
         ),
     ]
     .into_iter()
@@ -290,6 +296,10 @@ struct Executor<'a> {
     resource_error: Cell<Option<ResourceError>>,
     /// Such errors this worker went on after.
     survived: u32,
+    /// `org.ferrosuite.rt.Mocks` and its methods, resolved at the first mock.
+    mock_ids: Option<mocks::MockIds>,
+    /// The mocks the running test made (local refs).
+    test_mocks: Vec<mocks::Made>,
 }
 
 impl Executor<'_> {

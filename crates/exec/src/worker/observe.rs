@@ -17,9 +17,15 @@ impl Executor<'_> {
             Val::Void => {}
             Val::Prim(k, x) => o.value = Some(observe_prim(k, x)),
             Val::Ref(r) => {
-                o.value = Some(self.observe_object(r));
-                if !r.is_null() && !self.is_value_like(r) {
-                    o.inspectors = self.inspect(r);
+                if let Some(class) = self.mocked_type(r) {
+                    // A mock is not inspected: its getters would answer stubs and count as
+                    // calls.
+                    o.value = Some(Observed::Object { class });
+                } else {
+                    o.value = Some(self.observe_object(r));
+                    if !r.is_null() && !self.is_value_like(r) {
+                        o.inspectors = self.inspect(r);
+                    }
                 }
             }
         }
@@ -29,6 +35,7 @@ impl Executor<'_> {
             && let Some(Val::Ref(r)) = vals.get(rv.index()).copied()
             && !r.is_null()
             && !self.is_value_like(r)
+            && self.mocked_type(r).is_none()
         {
             o.receiver_inspectors = self.inspect(r);
         }

@@ -149,6 +149,7 @@ impl Executor<'_> {
             true,
         );
         jni.clear_exception();
+        let mock_calls = self.mock_calls();
         let probes = self.read_probes();
         let mut reset = probes.statics_written.clone();
         self.statics_touched(&test.statements[..outcomes.len()], &mut reset);
@@ -185,6 +186,7 @@ impl Executor<'_> {
                 probes,
                 leaked_threads: leaked,
                 reset_classes,
+                mock_calls,
                 micros: elapsed_micros(start),
             },
             retire,
@@ -625,6 +627,19 @@ impl Executor<'_> {
                     }));
                 }
                 Ok(Val::Ref(o))
+            }
+            Statement::Mock { class, stubs } => {
+                match self
+                    .make_mock(vals.len(), class, stubs, vals)
+                    .map_err(Stop::Invalid)?
+                {
+                    Ok(mock) => Ok(Val::Ref(mock)),
+                    Err(t) => {
+                        let d = self.describe(t);
+                        self.jni.delete_local(t);
+                        Err(Stop::Threw(d))
+                    }
+                }
             }
             other => Err(Stop::Invalid(format!(
                 "statement kind not supported by this worker: {other}"

@@ -18,6 +18,7 @@
 mod basics;
 mod clock;
 mod hostile;
+mod mocks;
 mod subjects;
 
 use std::path::PathBuf;

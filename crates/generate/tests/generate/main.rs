@@ -19,4 +19,5 @@
 mod common;
 mod emit_on_host;
 mod fitness_on_host;
+mod mocks;
 mod pipeline;

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use ferrosuite_executor::{Executor, Polled, TestResult};
 use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
-use ferrosuite_testcase::statement::{JDouble, Prim};
+use ferrosuite_testcase::statement::{JDouble, MockCalls, Prim};
 use ferrosuite_testcase::{Statement, Test};
 
 use super::ScoreAhead;
@@ -68,6 +68,9 @@ struct Books {
     new_goals: Vec<GoalId>,
     /// Values the tests compared since the last [`Evaluator::take_compared`].
     compared: Vec<Prim>,
+    /// What the mocks of tests were called for where their stubs did not say so, by
+    /// [`crate::mocks::test_key`], since the last [`Evaluator::take_mock_calls`].
+    mock_calls: Vec<(u64, Vec<MockCalls>)>,
     frozen: bool,
 }
 
@@ -355,6 +358,10 @@ impl Books {
                     .filter(|v| !inputs.iter().any(|i| **i == *v)),
             );
         }
+        if !result.mock_calls.is_empty() && !crate::mocks::follows(test, &result.mock_calls) {
+            let calls = std::mem::take(&mut result.mock_calls);
+            self.mock_calls.push((crate::mocks::test_key(test), calls));
+        }
         let trace = Trace::from_result(&self.goals, test, &result);
         if !self.frozen {
             self.new_goals.extend(self.goals.discover_goals(&trace));
@@ -387,6 +394,7 @@ impl<'h> Evaluator<'h> {
                 in_traces: Duration::ZERO,
                 new_goals: Vec::new(),
                 compared: Vec::new(),
+                mock_calls: Vec::new(),
                 frozen: false,
             },
             init,
@@ -697,6 +705,12 @@ impl<'h> Evaluator<'h> {
     /// frozen): seeds for the factory's observed pool.
     pub fn take_compared(&mut self) -> Vec<Prim> {
         std::mem::take(&mut self.books.compared)
+    }
+
+    /// What the mocks of the tests run since the last call were called for, for each test
+    /// (by [`crate::mocks::test_key`]) whose stubs did not say so.
+    pub fn take_mock_calls(&mut self) -> Vec<(u64, Vec<MockCalls>)> {
+        std::mem::take(&mut self.books.mock_calls)
     }
 
     /// Whole-suite fitness of the tests with these ids (each must have run), class

@@ -3,6 +3,8 @@
 //! 1. Each test keeps the goals the archive kept it for. In rounds, every variant that drops one
 //!    statement (with the statements that use its value) runs in one batch; the shortest variant
 //!    that still covers all of the test's goals replaces it, until no statement can go.
+//!    A test with mocks then runs again until its stubs say exactly what the run called
+//!    (`settle_mocks`).
 //! 2. Tests that add no goal are dropped: tests are considered from the one covering most goals
 //!    (then the shortest), and one is kept only if it covers a goal no kept test covers.
 //!
@@ -21,7 +23,32 @@ use ferrosuite_testcase::Test;
 
 use super::{Archive, Evaluator};
 use crate::error::Result;
+use crate::mocks::{follow_calls_with_defaults, has_mocks, test_key};
 use crate::suite::{TestId, TestIds};
+
+/// Runs a test with mocks until its stubs say what its run called: stubs of methods no longer
+/// called go, new ones answer what the unstubbed call returned, so the test behaves as it did
+/// (an emitted test aborts on a call it did not stub). At most three rounds.
+fn settle_mocks(eval: &mut Evaluator<'_>, ids: &mut TestIds, test: &mut Test) -> Result<()> {
+    if !has_mocks(test) {
+        return Ok(());
+    }
+    drop(eval.take_mock_calls());
+    for _ in 0..3 {
+        if eval.after_search_expired() {
+            break;
+        }
+        let id = ids.fresh();
+        eval.run(&[(id, &*test)])?;
+        let key = test_key(test);
+        let calls = eval.take_mock_calls().into_iter().find(|(k, _)| *k == key);
+        match calls {
+            Some((_, c)) if follow_calls_with_defaults(test, &c) => {}
+            _ => break,
+        }
+    }
+    Ok(())
+}
 
 /// What minimisation did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -86,6 +113,7 @@ pub fn minimise(
                 None => break,
             }
         }
+        settle_mocks(eval, ids, test)?;
     }
     // Redundant tests: greedy cover, most goals first.
     let mut order: Vec<usize> = (0..work.len()).collect();

@@ -213,6 +213,11 @@ impl Run<'_, '_, '_> {
         for v in &fresh {
             pool.add(v);
         }
+        // The mocks' calls, for the stubs to follow at the next mutation, and the budget
+        // spent, after which optional mocks start.
+        let calls = self.eval.take_mock_calls();
+        self.factory.add_mock_feedback(calls);
+        self.factory.set_progress(self.eval.progress());
     }
 
     /// Whether every known goal is covered.

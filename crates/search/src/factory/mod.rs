@@ -81,11 +81,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_testcase::cluster::TypeKind;
 use ferrosuite_testcase::cluster::{
     GenericType, Operation, OperationKind, TestCluster, TypeUse, jdk_default_subtypes,
 };
 use ferrosuite_testcase::constants::Constants;
-use ferrosuite_testcase::statement::{Statement, VarRef};
+use ferrosuite_testcase::statement::{MockCalls, Statement, Test, VarRef};
 use foldhash::fast::FixedState;
 
 use crate::config::Config;
@@ -93,6 +94,8 @@ use crate::error::{Error, Result};
 use crate::values::{ObservedPool, Seeds};
 
 const OBJECT: &str = "java/lang/Object";
+/// Tests whose mock feedback the factory keeps at most (it starts over past this).
+const MAX_MOCK_FEEDBACK: usize = 1 << 14;
 const STRING: &str = "java/lang/String";
 
 /// Something a statement can do with a cluster operation: perform it (construct, call, read a
@@ -285,6 +288,12 @@ pub struct Factory<'a> {
     /// [`Factory::calls_returning`] by type, computed on first use: it depends only on the
     /// type and the cluster, and a change of a call statement asks it every time.
     returning: RefCell<HashMap<Option<FieldType>, Arc<[Call<'a>]>, FixedState>>,
+    /// The share of the budget spent, as the engine last said ([`Factory::set_progress`]):
+    /// optional mocks start at `S_FM`.
+    progress: std::cell::Cell<f64>,
+    /// What the mocks of tests that ran were called for, by [`crate::mocks::test_key`], where
+    /// their stubs did not say so: the next mutation of such a test makes its stubs follow.
+    mock_feedback: HashMap<u64, Vec<MockCalls>, FixedState>,
 }
 
 /// Value types of call and field-read statements by the address of their descriptor's shared
@@ -325,6 +334,8 @@ impl TypeMemo {
 struct Creators<'a> {
     generators: Vec<&'a Operation>,
     string_fits: bool,
+    /// Whether a mock may stand for a value of the type (see `ferrosuite_mocking`).
+    mockable: bool,
 }
 
 /// The parameter types of a cluster's calls, by call. Keyed by the address of the operation
@@ -439,9 +450,24 @@ impl<'a> Factory<'a> {
             .types
             .values()
             .map(|info| {
+                let mockable = match &info.ty {
+                    FieldType::Object(n) => {
+                        config.mocking.mocks
+                            && *n != cluster.cut
+                            && info.accessible
+                            && !info.is_final
+                            && matches!(
+                                info.kind,
+                                TypeKind::Class | TypeKind::Abstract | TypeKind::Interface
+                            )
+                            && !ferrosuite_mocking::never_mocked(n)
+                    }
+                    _ => false,
+                };
                 let c = Creators {
                     generators: cluster.generators_for(&info.ty),
                     string_fits: info.subtypes.iter().any(|s| s == STRING),
+                    mockable,
                 };
                 (info.ty.clone(), c)
             })
@@ -460,7 +486,41 @@ impl<'a> Factory<'a> {
             creators,
             type_memo: RefCell::default(),
             returning: RefCell::default(),
+            progress: std::cell::Cell::new(0.0),
+            mock_feedback: HashMap::default(),
         })
+    }
+
+    /// Tells the factory the share of the budget spent (in \[0, 1\]).
+    pub fn set_progress(&self, progress: f64) {
+        self.progress.set(progress);
+    }
+
+    /// The share of the budget spent, as last told.
+    #[must_use]
+    pub fn progress(&self) -> f64 {
+        self.progress.get()
+    }
+
+    /// Takes in what the mocks of tests that ran were called for (keyed by
+    /// [`crate::mocks::test_key`]); the next mutation of each of those tests makes its stubs
+    /// follow. The oldest feedback is dropped past a bound.
+    pub fn add_mock_feedback(&mut self, feedback: Vec<(u64, Vec<MockCalls>)>) {
+        if self.mock_feedback.len() + feedback.len() > MAX_MOCK_FEEDBACK {
+            self.mock_feedback.clear();
+        }
+        self.mock_feedback.extend(feedback);
+    }
+
+    /// What the mocks of `test` were called for when it ran, if its stubs did not say so.
+    #[must_use]
+    pub fn mock_feedback(&self, test: &Test) -> Option<&[MockCalls]> {
+        if self.mock_feedback.is_empty() || !crate::mocks::has_mocks(test) {
+            return None;
+        }
+        self.mock_feedback
+            .get(&crate::mocks::test_key(test))
+            .map(Vec::as_slice)
     }
 
     /// [`value_types`] of `statements`, with the types of call results and field reads

@@ -229,11 +229,28 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
             FieldType::Object(_) => {
                 // The type's generators, then a string when one fits: one chosen uniformly.
                 let f = self.f;
-                let (generators, string_fits) = f
-                    .creators
-                    .get(ty)
-                    .map_or((&[][..], false), |c| (&c.generators[..], c.string_fits));
+                let (generators, string_fits, mockable) =
+                    f.creators.get(ty).map_or((&[][..], false, false), |c| {
+                        (&c.generators[..], c.string_fits, c.mockable)
+                    });
                 let options = generators.len() + usize::from(string_fits);
+                // A type nothing builds is always mocked; any other mockable type with P_FM
+                // once S_FM of the budget is spent (PAFM III-C).
+                let mocking = &f.config.mocking;
+                if mockable
+                    && (options == 0
+                        || mocking.may_mock_optionally(f.progress())
+                            && chance(self.rng, mocking.mock_probability))
+                {
+                    let FieldType::Object(class) = ty else {
+                        return None;
+                    };
+                    let mock = Statement::Mock {
+                        class: class.as_str().into(),
+                        stubs: Vec::new(),
+                    };
+                    return self.push(mock, Some(ty.clone()));
+                }
                 if options == 0 {
                     return None;
                 }

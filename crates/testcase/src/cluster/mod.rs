@@ -403,6 +403,9 @@ pub struct TypeInfo {
     /// Whether tests in the CUT's package can name the class (else only its subtypes and the
     /// CUT's factories can provide values).
     pub accessible: bool,
+    /// Whether the class is `final` (no subclass, so no subclass mock either).
+    #[serde(default)]
+    pub is_final: bool,
     /// Discovery depth (0 for the CUT).
     pub depth: u32,
     /// Constructors, static factories, static fields and enum constants giving a value of the

@@ -111,6 +111,7 @@ impl Builder<'_> {
             ty: ty.clone(),
             kind: TypeKind::Primitive,
             accessible: true,
+            is_final: false,
             depth,
             generators: Vec::new(),
             subtypes: Vec::new(),
@@ -162,6 +163,7 @@ impl Builder<'_> {
             return;
         };
         info.accessible = self.class_accessible(name);
+        info.is_final = cf.is(access::FINAL);
         let is_enum = cf.is(access::ENUM)
             && cf.super_name().ok().flatten().as_deref() == Some("java/lang/Enum");
         let is_iface = cf.is(access::INTERFACE);

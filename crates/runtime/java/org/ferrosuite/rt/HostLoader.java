@@ -36,6 +36,15 @@ public final class HostLoader extends URLClassLoader {
                 if (name.startsWith("java.") || name.startsWith("org.ferrosuite.rt.")) {
                     return getParent().loadClass(name);
                 }
+                if (isTool(name)) {
+                    // The worker's own Mockito, when it has one: the mocks it makes must be
+                    // of the classes this loader defines, whatever the user's class path holds.
+                    try {
+                        return getParent().loadClass(name);
+                    } catch (ClassNotFoundException e) {
+                        // Not a tool of the worker: the user's, then.
+                    }
+                }
                 byte[] bytes = fetch(handle, name);
                 if (bytes == null) {
                     return getParent().loadClass(name);
@@ -47,6 +56,13 @@ public final class HostLoader extends URLClassLoader {
             }
             return c;
         }
+    }
+
+    /** Mockito and the libraries it needs, which the worker may bring itself. */
+    private static boolean isTool(String name) {
+        return name.startsWith("org.mockito.")
+                || name.startsWith("net.bytebuddy.")
+                || name.startsWith("org.objenesis.");
     }
 
     /** Never defines classes from the raw class path: only {@link #fetch} does. */

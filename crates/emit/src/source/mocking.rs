@@ -1,0 +1,76 @@
+//! Mockito in emitted tests: the static imports, argument matchers and the default answer of
+//! the mocks.
+//!
+//! A mock statement is written as a declaration and one stubbing line per stub:
+//!
+//! ```text
+//! Sensor sensor = mock(Sensor.class, UNSTUBBED);
+//! doReturn(5, 9).when(sensor).read();
+//! doNothing().when(sensor).reset();
+//! ```
+//!
+//! `doReturn(…).when(mock)` stubs without calling the mock (so the default answer is never
+//! asked), and works for every return type and for Mockito 2 to 5. The default answer
+//! `UNSTUBBED`, a constant of the test class, aborts the test as an assumption failure when
+//! the code under test calls a method the test did not stub: after a change of the code the
+//! test is skipped, not failed (PAFM III-D). `toString()` answers `"mock"`, as in the search.
+
+use ferrosuite_bytecode::descriptor::FieldType;
+
+use super::JUnit;
+
+/// `Mockito.mock`.
+pub(super) const MOCK: &str = "org.mockito.Mockito.mock";
+/// `Mockito.doReturn`.
+pub(super) const DO_RETURN: &str = "org.mockito.Mockito.doReturn";
+/// `Mockito.doNothing`.
+pub(super) const DO_NOTHING: &str = "org.mockito.Mockito.doNothing";
+/// The name of the default answer constant.
+pub(super) const UNSTUBBED: &str = "UNSTUBBED";
+/// What the default answer gives for `toString()` (the runtime's `Mocks.TO_STRING`).
+pub(super) const TO_STRING: &str = "mock";
+
+/// The static import and the text of the matcher for a parameter of type `p`: `anyInt()` for
+/// an `int`, …, `any()` for references (which matches `null` too, unlike `any(Class)`).
+pub(super) fn matcher(p: &FieldType) -> (&'static str, &'static str) {
+    match p {
+        FieldType::Boolean => ("org.mockito.ArgumentMatchers.anyBoolean", "anyBoolean()"),
+        FieldType::Byte => ("org.mockito.ArgumentMatchers.anyByte", "anyByte()"),
+        FieldType::Char => ("org.mockito.ArgumentMatchers.anyChar", "anyChar()"),
+        FieldType::Short => ("org.mockito.ArgumentMatchers.anyShort", "anyShort()"),
+        FieldType::Int => ("org.mockito.ArgumentMatchers.anyInt", "anyInt()"),
+        FieldType::Long => ("org.mockito.ArgumentMatchers.anyLong", "anyLong()"),
+        FieldType::Float => ("org.mockito.ArgumentMatchers.anyFloat", "anyFloat()"),
+        FieldType::Double => ("org.mockito.ArgumentMatchers.anyDouble", "anyDouble()"),
+        FieldType::Object(_) | FieldType::Array(_) => ("org.mockito.ArgumentMatchers.any", "any()"),
+    }
+}
+
+/// The classes the default answer names: Mockito's `Answer` and the assumption failure of
+/// the JUnit generation.
+pub(super) fn classes(junit: JUnit) -> [&'static str; 2] {
+    [
+        "org/mockito/stubbing/Answer",
+        match junit {
+            JUnit::Five => "org/opentest4j/TestAbortedException",
+            JUnit::Four => "org/junit/AssumptionViolatedException",
+        },
+    ]
+}
+
+/// The default answer constant, with classes named by `name` (as the file imports them).
+pub(super) fn unstubbed_field(junit: JUnit, name: &dyn Fn(&str) -> String) -> String {
+    let [answer, aborted] = classes(junit);
+    let (answer, aborted) = (name(answer), name(aborted));
+    format!(
+        "    /** Skips a test whose mock gets a call it did not stub: the code under test changed. */
+    private static final {answer}<Object> {UNSTUBBED} = invocation -> {{
+        if (invocation.getMethod().getName().equals(\"toString\")
+                && invocation.getArguments().length == 0) {{
+            return \"{TO_STRING}\";
+        }}
+        throw new {aborted}(\"not stubbed: \" + invocation.getMethod());
+    }};
+"
+    )
+}
