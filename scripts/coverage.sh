@@ -8,7 +8,8 @@
 #   CLASSPATH  the classes under test and their libraries (':'-separated), as given to generate
 #   OUT        the --out directory of `ferrosuite generate`
 #   CLASS      binary names of the classes under test (their tests are <Class>Test)
-# Environment: JUNIT=5|4 (default 5), RELEASE (javac --release, default 8), RUNS (how many times
+# Environment: JUNIT=5|4 (default 5), RELEASE (javac --release, default 8), MOCKITO_CP (the
+#   Mockito jars for tests that mock, default Debian's), RUNS (how many times
 #   the tests are run, default 1: with more, a test whose verdict changes is reported flaky),
 #   WORK (scratch directory), FORMAT=text|json (default text).
 # Prints one line per class:
@@ -39,6 +40,9 @@ if [ "$JUNIT" = 4 ]; then
 else
   junit_cp=$J/junit-jupiter-api.jar:$J/apiguardian-api.jar:$J/opentest4j.jar:$J/junit-platform-commons.jar
 fi
+# Mockito for tests that mock (Debian's by default; MOCKITO_CP for another).
+mockito_cp=${MOCKITO_CP:-$J/mockito-core.jar:$J/byte-buddy.jar:$J/byte-buddy-agent.jar:$J/objenesis.jar}
+junit_cp=$junit_cp:$mockito_cp
 status=0
 for class in "${classes[@]}"; do
   internal=${class//./\/}
@@ -69,7 +73,7 @@ for class in "${classes[@]}"; do
       else
         rm -rf "$work/$tag/reports-$r"
         java "$agent" -jar "$J/junit-platform-console-standalone.jar" --disable-banner --details=none \
-          --disable-ansi-colors --reports-dir "$work/$tag/reports-$r" -cp "$bin:$cp" \
+          --disable-ansi-colors --reports-dir "$work/$tag/reports-$r" -cp "$bin:$cp:$mockito_cp" \
           --select-class "$test_class" > "$work/$tag/run-$r.txt" 2>&1 || true
         xml=$work/$tag/reports-$r/TEST-junit-jupiter.xml
         n=$(grep -oE 'tests="[0-9]+"' "$xml" 2>/dev/null | head -1 | grep -oE '[0-9]+' || echo 0)

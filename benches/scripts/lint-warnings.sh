@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 target/release/ferrosuite generate -c "$J/commons-lang3.jar:$J/guava.jar" "${args[@]}" \
     --max-statements 60000 --seed 1 "${validate[@]}" --out "$OUT/gen" > "$OUT/generate.txt" 2>&1 ||
     echo "generate exit $? (see $OUT/generate.txt)"
-cp="$J/commons-lang3.jar:$J/guava.jar:$J/junit-jupiter-api.jar:$J/apiguardian-api.jar:$J/opentest4j.jar"
+cp="$J/commons-lang3.jar:$J/guava.jar:$J/junit-jupiter-api.jar:$J/apiguardian-api.jar:$J/opentest4j.jar:$J/mockito-core.jar"
 mapfile -t files < <(find "$OUT/gen/src" -name '*.java' | sort)
 count() { grep -ho "$1" "${files[@]}" | wc -l; }
 echo "test classes: ${#files[@]}, tests: $(count '@Test'), methods with @SuppressWarnings: $(count '@SuppressWarnings')"

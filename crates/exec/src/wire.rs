@@ -126,6 +126,7 @@ impl NameTable {
 
 /// The names a statement holds, in a fixed order.
 fn names_of(s: &Statement) -> impl Iterator<Item = &Name> {
+    let s = s.unwrapped();
     let stubs: &[Stub] = match s {
         Statement::Mock { stubs, .. } => stubs,
         _ => &[],
@@ -228,6 +229,7 @@ pub enum WireStatement<'a> {
         class: NameId,
         stubs: Vec<WireStub<'a>>,
     },
+    Private(Box<WireStatement<'a>>),
 }
 
 impl<'a> WireStatement<'a> {
@@ -321,6 +323,7 @@ impl<'a> WireStatement<'a> {
                     })
                     .collect::<Option<_>>()?,
             },
+            Statement::Private(inner) => WireStatement::Private(Box::new(Self::of(inner, table)?)),
             // (`Statement` is non-exhaustive.)
             _ => return None,
         })
@@ -402,6 +405,9 @@ impl<'a> WireStatement<'a> {
                 value,
                 ty: ty.into_owned(),
             },
+            WireStatement::Private(inner) => {
+                Statement::Private(Box::new(inner.into_statement(names)?))
+            }
             WireStatement::Mock { class, stubs } => Statement::Mock {
                 class: name(class)?,
                 stubs: stubs
@@ -509,6 +515,13 @@ mod tests {
                     Stub::new("g", "()I", vec![VarRef(0), VarRef(0)]),
                 ],
             },
+            Statement::Private(Box::new(Statement::method(
+                "a/B",
+                "hidden",
+                "(I)I",
+                Some(VarRef(4)),
+                vec![VarRef(0)],
+            ))),
         ])
     }
 
@@ -545,7 +558,9 @@ mod tests {
         let (new, bytes) = send(&first, &mut table);
         assert_eq!(
             new,
-            ["a/E", "X", "a/B", "(I)V", "m", "f", "I", "a/I", "g", "()I"]
+            [
+                "a/E", "X", "a/B", "(I)V", "m", "f", "I", "a/I", "g", "()I", "hidden", "(I)I"
+            ]
         );
         assert_eq!(receive(&mut names, new, &bytes), first);
         // The same names again: none is sent; a new one is.

@@ -203,6 +203,9 @@ pub struct Generated {
     pub branches_covered: usize,
     /// Statements executed during the search.
     pub statements_executed: u64,
+    /// Tests executed during the search.
+    #[serde(default)]
+    pub tests_executed: u64,
     /// Wall time of the search.
     pub search_seconds: f64,
     /// Wall time of everything.
@@ -228,6 +231,10 @@ pub struct Generated {
     pub tests_raw_types: usize,
     /// Tests removed because they failed under JUnit.
     pub tests_failing: usize,
+    /// Tests removed because JUnit skipped them (an assumption of a mock or private access
+    /// failed in their own run).
+    #[serde(default)]
+    pub tests_skipped: usize,
     /// The Java version of the JDK that ran and validated the tests.
     #[serde(default)]
     pub java: u16,
@@ -453,6 +460,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         branches: branch.len(),
         branches_covered,
         statements_executed: result.usage.statements,
+        tests_executed: result.usage.tests,
         search_seconds: result.elapsed.as_secs_f64(),
         seconds: 0.0,
         tests_found: result.tests.len(),
@@ -464,6 +472,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_uncompilable: 0,
         tests_raw_types: 0,
         tests_failing: 0,
+        tests_skipped: 0,
         java: jdk.feature,
         release,
         notes,
@@ -607,7 +616,8 @@ fn validated(
                 &class.test_names,
                 &config.classpath,
             )?;
-            if round.uncompilable.is_empty() && round.failing.is_empty() {
+            if round.uncompilable.is_empty() && round.failing.is_empty() && round.skipped.is_empty()
+            {
                 return Ok(Some(class));
             }
             // A test whose parameterised types do not compile gets another round with raw
@@ -628,10 +638,13 @@ fn validated(
                 k += 1;
                 let uncompilable = round.uncompilable.contains(name) && !retyped;
                 dropped_uncompilable += usize::from(uncompilable);
-                !(uncompilable || round.failing.contains(name))
+                // A test skipped in its own run (a mock called for what it did not stub)
+                // tests nothing.
+                !(uncompilable || round.failing.contains(name) || round.skipped.contains(name))
             });
             out.tests_uncompilable += dropped_uncompilable;
             out.tests_failing += round.failing.len();
+            out.tests_skipped += round.skipped.len();
         }
         Err(Error::Tool(
             "validation did not converge after 8 rounds of removing tests".into(),

@@ -42,12 +42,13 @@ pub fn has_mocks(test: &Test) -> bool {
         .any(|s| matches!(s, Statement::Mock { .. }))
 }
 
-/// The number of mock statements of a test (the archive prefers tests with fewer).
+/// The number of mock and private-access statements of a test (the archive prefers tests
+/// with fewer: PAFM's last resorts).
 #[must_use]
-pub fn mock_count(test: &Test) -> usize {
+pub fn last_resorts(test: &Test) -> usize {
     test.statements
         .iter()
-        .filter(|s| matches!(s, Statement::Mock { .. }))
+        .filter(|s| matches!(s, Statement::Mock { .. } | Statement::Private(_)))
         .count()
 }
 

@@ -436,6 +436,11 @@ pub enum Statement {
         /// One stub per method the test's run called, by name and descriptor.
         stubs: Vec<Stub>,
     },
+    /// A [`Method`](Statement::Method) call, [`FieldRead`](Statement::FieldRead) or
+    /// [`FieldWrite`](Statement::FieldWrite) of a private member of the class under test,
+    /// which tests reach by reflection (PAFM III-A). It defines what the inner statement
+    /// defines and reads what it reads.
+    Private(Box<Statement>),
 }
 
 impl Statement {
@@ -483,6 +488,7 @@ impl Statement {
             | Statement::Constructor { class, .. }
             | Statement::Mock { class, .. } => Some(FieldType::Object(class.to_string())),
             Statement::Method { descriptor, .. } => MethodDescriptor::parse_return(descriptor)?,
+            Statement::Private(inner) => return inner.value_type(),
             Statement::FieldRead { descriptor, .. } => Some(FieldType::parse(descriptor)?),
             Statement::ArrayNew { component, .. } => {
                 Some(FieldType::Array(Box::new(component.clone())))
@@ -520,6 +526,7 @@ impl Statement {
             Statement::Mock { stubs, .. } => {
                 out.extend(stubs.iter().flat_map(|s| s.answers.iter()));
             }
+            Statement::Private(inner) => return inner.uses(),
         }
         out
     }
@@ -527,20 +534,27 @@ impl Statement {
     /// Mutable access to every reference the statement holds, in the order of
     /// [`uses`](Self::uses) (for repair after removal, renumbering); collects nothing.
     pub fn uses_mut(&mut self) -> impl Iterator<Item = &mut VarRef> {
-        // Every statement reads an optional first value (receiver, array), a list
-        // (arguments), an optional last value (the value written or cast) and, for a mock, its
-        // stubs' answers.
         type Parts<'s> = (
             Option<&'s mut VarRef>,
             &'s mut [VarRef],
             Option<&'s mut VarRef>,
             &'s mut [Stub],
         );
-        let (first, list, last, stubs): Parts<'_> = match self {
+        // A private access reads what its inner statement reads.
+        let mut this = self;
+        while let Statement::Private(inner) = this {
+            this = &mut **inner;
+        }
+        // Every statement reads an optional first value (receiver, array), a list
+        // (arguments), an optional last value (the value written or cast) and, for a mock, its
+        // stubs' answers.
+        let (first, list, last, stubs): Parts<'_> = match this {
+            // (A private access is unwrapped above.)
             Statement::Primitive(_)
             | Statement::Null { .. }
             | Statement::EnumConstant { .. }
-            | Statement::ArrayNew { .. } => (None, &mut [], None, &mut []),
+            | Statement::ArrayNew { .. }
+            | Statement::Private(_) => (None, &mut [], None, &mut []),
             Statement::Constructor { args, .. } => (None, args.as_mut_slice(), None, &mut []),
             Statement::Method { receiver, args, .. } => {
                 (receiver.as_mut(), args.as_mut_slice(), None, &mut [])
@@ -566,10 +580,20 @@ impl Statement {
     /// accesses, arrays and casts do not.
     #[must_use]
     pub fn is_call(&self) -> bool {
-        matches!(
-            self,
-            Statement::Constructor { .. } | Statement::Method { .. }
-        )
+        match self {
+            Statement::Constructor { .. } | Statement::Method { .. } => true,
+            Statement::Private(inner) => inner.is_call(),
+            _ => false,
+        }
+    }
+
+    /// The statement itself, or the member access a [`Statement::Private`] wraps.
+    #[must_use]
+    pub fn unwrapped(&self) -> &Statement {
+        match self {
+            Statement::Private(inner) => inner.unwrapped(),
+            s => s,
+        }
     }
 }
 
@@ -658,6 +682,7 @@ impl fmt::Display for Statement {
                 value,
             } => write!(f, "{array}[{index}] = {value}"),
             Statement::Cast { value, ty } => write!(f, "({}) {value}", java_type(ty)),
+            Statement::Private(inner) => write!(f, "private {inner}"),
             Statement::Mock { class, stubs } => {
                 write!(f, "mock({}.class)", java_name(class))?;
                 if !stubs.is_empty() {
@@ -801,6 +826,22 @@ impl Test {
                     if !ty.is_reference() {
                         return Err(bad("cast to a primitive type".into()));
                     }
+                }
+                Statement::Private(inner) => {
+                    if !matches!(
+                        **inner,
+                        Statement::Method { .. }
+                            | Statement::FieldRead { .. }
+                            | Statement::FieldWrite { .. }
+                    ) {
+                        return Err(bad(
+                            "private access to something other than a method or field".into(),
+                        ));
+                    }
+                    // The inner statement, checked as if it stood here.
+                    let mut prefix = Test::new(self.statements[..index].to_vec());
+                    prefix.statements.push((**inner).clone());
+                    prefix.validate()?;
                 }
                 Statement::Mock { stubs, .. } => {
                     for (k, stub) in stubs.iter().enumerate() {
@@ -960,6 +1001,21 @@ mod tests {
                 ty: object(),
                 value: VarRef(9),
             },
+            Statement::Mock {
+                class: "I".into(),
+                stubs: vec![
+                    Stub::new("a", "()I", vec![VarRef(0), VarRef(2)]),
+                    Stub::new("b", "()V", vec![]),
+                    Stub::new("c", "()I", vec![VarRef(1)]),
+                ],
+            },
+            Statement::Private(Box::new(Statement::method(
+                "C",
+                "p",
+                "(I)I",
+                Some(VarRef(4)),
+                vec![VarRef(0)],
+            ))),
         ];
         for s in &mut all {
             let before = s.uses();

@@ -134,7 +134,7 @@ pub(super) fn collect_classes(
         if let Some(ty) = value_type(s)? {
             add_type(&ty, used);
         }
-        match s {
+        match s.unwrapped() {
             Statement::Constructor {
                 class, descriptor, ..
             }

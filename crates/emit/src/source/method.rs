@@ -591,10 +591,90 @@ impl MethodWriter<'_> {
                 };
                 format!("({}) {v}", self.type_text(ty))
             }
+            Statement::Private(inner) => self.private_access(i, inner, values, decl)?,
             Statement::Mock { class, .. } => {
                 format!("mock({}.class, {})", n.name(class), mocking::UNSTUBBED)
             }
             other => return Err(format!("cannot write statement {other}")),
+        })
+    }
+
+    /// A private member's access through the test class's `PrivateAccess`:
+    /// `PrivateAccess.call(Meter.class, meter, "calibrate", new Class<?>[] {int.class},
+    /// new Object[] {4})`, `PrivateAccess.set(…, "readings", 4)`, `PrivateAccess.get(…)`.
+    fn private_access(
+        &self,
+        i: usize,
+        s: &Statement,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> std::result::Result<String, String> {
+        let target = |receiver: &Option<VarRef>| match receiver {
+            Some(r) => match values.get(r.index()) {
+                Some(Value::Var(v)) => v.clone(),
+                Some(Value::Inline(t)) => t.clone(),
+                _ => "null".into(),
+            },
+            None => "null".into(),
+        };
+        let pa = mocking::PRIVATE_ACCESS;
+        Ok(match s {
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                receiver,
+                args,
+            } => {
+                let d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+                let types: Vec<String> = d
+                    .params
+                    .iter()
+                    .map(|p| format!("{}.class", self.names.ty(p)))
+                    .collect();
+                let values: Vec<String> = d
+                    .params
+                    .iter()
+                    .zip(args)
+                    .map(|(p, a)| self.argument(*a, p, values, decl, None, None))
+                    .collect();
+                format!(
+                    "{pa}.call({}.class, {}, {}, new Class<?>[] {{{}}}, new Object[] {{{}}})",
+                    self.names.name(class),
+                    target(receiver),
+                    string_literal(name),
+                    types.join(", "),
+                    values.join(", ")
+                )
+            }
+            Statement::FieldWrite {
+                class,
+                name,
+                descriptor,
+                receiver,
+                value,
+            } => {
+                let ty = FieldType::parse(descriptor).map_err(|e| e.to_string())?;
+                format!(
+                    "{pa}.set({}.class, {}, {}, {})",
+                    self.names.name(class),
+                    target(receiver),
+                    string_literal(name),
+                    self.argument(*value, &ty, values, decl, Some((i, 0)), None)
+                )
+            }
+            Statement::FieldRead {
+                class,
+                name,
+                receiver,
+                ..
+            } => format!(
+                "{pa}.get({}.class, {}, {})",
+                self.names.name(class),
+                target(receiver),
+                string_literal(name)
+            ),
+            other => return Err(format!("cannot write private access {other}")),
         })
     }
 

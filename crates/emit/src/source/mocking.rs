@@ -74,3 +74,66 @@ pub(super) fn unstubbed_field(junit: JUnit, name: &dyn Fn(&str) -> String) -> St
 "
     )
 }
+
+/// The name of the nested class that reaches private members.
+pub(super) const PRIVATE_ACCESS: &str = "PrivateAccess";
+
+/// The nested class through which tests call private methods and read and write private
+/// fields by reflection (PAFM III-A). A member that is gone (renamed, removed, or its
+/// parameter types changed) aborts the test as an assumption failure (PAFM III-D): after a
+/// refactoring the test is skipped, not failed. What the private method throws is rethrown as
+/// it is, so that expected exceptions stay what the code threw.
+pub(super) fn private_access_class(junit: JUnit, name: &dyn Fn(&str) -> String) -> String {
+    let aborted = name(classes(junit)[1]);
+    format!(
+        "    /** Private members by reflection: a test whose member is gone is skipped, not failed. */
+    private static final class {PRIVATE_ACCESS} {{
+        static <T> T call(Class<?> owner, Object target, String name, Class<?>[] types,
+                Object[] args) throws Throwable {{
+            java.lang.reflect.Method m;
+            try {{
+                m = owner.getDeclaredMethod(name, types);
+            }} catch (NoSuchMethodException e) {{
+                throw new {aborted}(\"no method \" + name + \" in \" + owner.getName());
+            }}
+            m.setAccessible(true);
+            try {{
+                @SuppressWarnings(\"unchecked\")
+                T result = (T) m.invoke(target, args);
+                return result;
+            }} catch (java.lang.reflect.InvocationTargetException e) {{
+                throw e.getCause();
+            }}
+        }}
+
+        static void set(Class<?> owner, Object target, String name, Object value) {{
+            try {{
+                field(owner, name).set(target, value);
+            }} catch (IllegalArgumentException | IllegalAccessException e) {{
+                throw new {aborted}(\"field \" + name + \" of \" + owner.getName() + \": \" + e);
+            }}
+        }}
+
+        static <T> T get(Class<?> owner, Object target, String name) {{
+            try {{
+                @SuppressWarnings(\"unchecked\")
+                T value = (T) field(owner, name).get(target);
+                return value;
+            }} catch (IllegalAccessException e) {{
+                throw new {aborted}(\"field \" + name + \" of \" + owner.getName() + \": \" + e);
+            }}
+        }}
+
+        private static java.lang.reflect.Field field(Class<?> owner, String name) {{
+            try {{
+                java.lang.reflect.Field f = owner.getDeclaredField(name);
+                f.setAccessible(true);
+                return f;
+            }} catch (NoSuchFieldException e) {{
+                throw new {aborted}(\"no field \" + name + \" in \" + owner.getName());
+            }}
+        }}
+    }}
+"
+    )
+}

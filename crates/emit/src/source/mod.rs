@@ -352,13 +352,12 @@ pub fn emit_class(
     for c in junit.types {
         used.insert((*c).to_string());
     }
-    let mocks = tests.iter().any(|t| {
-        t.test
-            .statements
-            .iter()
-            .any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }))
-    });
-    if mocks {
+    let any = |f: fn(&ferrosuite_testcase::Statement) -> bool| {
+        tests.iter().any(|t| t.test.statements.iter().any(f))
+    };
+    let mocks = any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }));
+    let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)));
+    if mocks || private {
         used.extend(mocking::classes(config.junit).map(String::from));
     }
     if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
@@ -420,6 +419,12 @@ pub fn emit_class(
     if mocks {
         out.push('\n');
         out.push_str(&mocking::unstubbed_field(config.junit, &|c| names.name(c)));
+    }
+    if private {
+        out.push('\n');
+        out.push_str(&mocking::private_access_class(config.junit, &|c| {
+            names.name(c)
+        }));
     }
     let mut test_names = Vec::new();
     for m in &methods {

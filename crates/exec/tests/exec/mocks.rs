@@ -186,3 +186,40 @@ fn a_mock_without_mockito_fails_its_statement_not_the_worker() {
         "{thrown:?}"
     );
 }
+
+#[test]
+fn private_methods_and_fields_are_reached() {
+    let mut host = mock_host();
+    let private = |s: Statement| Statement::Private(Box::new(s));
+    let t = Test::new(vec![
+        mock("mocking/Sensor", vec![]),
+        meter(0),
+        Statement::Primitive(Prim::Int(4)),
+        private(Statement::method(
+            "mocking/Meter",
+            "calibrate",
+            "(I)V",
+            Some(VarRef(1)),
+            vec![VarRef(2)],
+        )),
+        private(Statement::FieldWrite {
+            class: "mocking/Meter".into(),
+            name: "readings".into(),
+            descriptor: "I".into(),
+            receiver: Some(VarRef(1)),
+            value: VarRef(2),
+        }),
+        Statement::method("mocking/Meter", "ready", "()Z", Some(VarRef(1)), vec![]),
+        private(Statement::FieldRead {
+            class: "mocking/Meter".into(),
+            name: "calibrated".into(),
+            descriptor: "Z".into(),
+            receiver: Some(VarRef(1)),
+        }),
+    ]);
+    assert!(t.validate().is_ok());
+    let r = &host.run(&[t], true).unwrap()[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    assert_eq!(r.observations[5].value, Some(Observed::Boolean(true)));
+    assert_eq!(r.observations[6].value, Some(Observed::Boolean(true)));
+}

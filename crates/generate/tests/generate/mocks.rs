@@ -91,3 +91,76 @@ fn without_mocks_nothing_is_mocked() {
         with.branches_covered
     );
 }
+
+/// Compiles `fixtures/java`'s `mocking` package as changed by a refactoring (a private field
+/// and a private method renamed) into a scratch directory.
+fn changed_meter() -> PathBuf {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/generate/changed");
+    let out = crate::common::scratch("changed-meter");
+    let sources: Vec<PathBuf> = ["mocking/Meter.java"].iter().map(PathBuf::from).collect();
+    // The collaborators come from the fixtures; the changed class is found first.
+    ferrosuite_testkit::javac(&src, &sources, &[fixtures().clone()], &out).unwrap();
+    out
+}
+
+#[test]
+fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of_failing() {
+    let Some(mut config) = config(JUnit::Five, ferrosuite_testkit::mockito()) else {
+        return;
+    };
+    // Private access starts late (at 80 % of the budget).
+    config.budget = Budget::statements(60_000);
+    let g = generate(&config, "mocking.Meter", &mut Quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    let s = &class.source;
+    assert!(
+        s.contains("PrivateAccess.set(") || s.contains("PrivateAccess.call("),
+        "{s}"
+    );
+    // ready() is true only with private state set.
+    assert!(s.contains("assertTrue(flag)"), "{s}");
+    let jdk = ferrosuite_bytecode::jdk::JdkSearch::from_env()
+        .choose(None, 52)
+        .unwrap();
+    // The suite against the refactored class, with each Mockito: nothing fails; the tests
+    // that reach a renamed member are skipped.
+    let changed = changed_meter();
+    let mut mockitos = vec![ferrosuite_testkit::mockito()];
+    mockitos.extend(mockito5());
+    for jars in mockitos {
+        let tools = ferrosuite_generate::Tools::new(&jdk, JarSearch::new(jars, None, None));
+        let dir = crate::common::scratch("changed-meter-run");
+        let round = ferrosuite_generate::validate::check(
+            &tools,
+            JUnit::Five,
+            8,
+            &dir,
+            &class.path,
+            "mocking.MeterTest",
+            s,
+            &class.test_names,
+            &[changed.clone(), fixtures().clone()],
+        )
+        .unwrap();
+        eprintln!("{round:?}");
+        assert!(
+            round.uncompilable.is_empty() && round.failing.is_empty(),
+            "{round:?}"
+        );
+        assert!(!round.skipped.is_empty(), "{round:?}");
+        // And against the class it was generated for, nothing is skipped.
+        let round = ferrosuite_generate::validate::check(
+            &tools,
+            JUnit::Five,
+            8,
+            &dir,
+            &class.path,
+            "mocking.MeterTest",
+            s,
+            &class.test_names,
+            &[fixtures().clone()],
+        )
+        .unwrap();
+        assert_eq!(round, ferrosuite_generate::validate::Round::default());
+    }
+}

@@ -1,7 +1,7 @@
 //! The archive: for every covered goal, the shortest test found that covers it.
 //!
 //! Every executed test is offered to the archive. A test replaces the one kept for a goal when
-//! it has fewer mock statements, or as many and is shorter (ties keep the older test, so the
+//! it has fewer mock and private-access statements, or as many and is shorter (ties keep the older test, so the
 //! archive only changes for a reason). The
 //! final suite of every algorithm is the archive's distinct tests, in the order of the goals
 //! they were kept for.
@@ -30,8 +30,8 @@ pub struct Kept {
     pub test: Test,
     /// Its trace.
     pub trace: Arc<Trace>,
-    /// Its mock statements (fewer wins over shorter).
-    pub mocks: usize,
+    /// Its mock and private-access statements (fewer wins over shorter).
+    pub last_resorts: usize,
 }
 
 /// The best test per covered goal.
@@ -51,9 +51,9 @@ impl Archive {
             return 0;
         }
         let mut new = 0;
-        // A test with fewer mocks wins, then a shorter one (PAFM: a test without mocks replaces
-        // an equally covering one with them).
-        let mocks = crate::mocks::mock_count(test);
+        // A test with fewer mocks and private accesses wins, then a shorter one (PAFM: a test
+        // without them replaces an equally covering one with them).
+        let last_resorts = crate::mocks::last_resorts(test);
         // Each goal on its own: the order does not matter, and a goal met again is kept by
         // this test already (its length is not below itself).
         goals.for_each_covered(trace, |covered| {
@@ -64,13 +64,13 @@ impl Archive {
                 }
                 let slot = &mut self.best[i];
                 match slot {
-                    Some(k) if (k.mocks, k.test.len()) <= (mocks, test.len()) => {}
+                    Some(k) if (k.last_resorts, k.test.len()) <= (last_resorts, test.len()) => {}
                     prev => {
                         if prev.is_none() {
                             new += 1;
                         }
                         *prev = Some(Kept {
-                            mocks,
+                            last_resorts,
                             id,
                             test: test.clone(),
                             trace: Arc::clone(trace),

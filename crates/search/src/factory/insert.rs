@@ -5,7 +5,7 @@ use ferrosuite_testcase::statement::{Statement, Test, VarRef};
 
 use super::{Call, Factory};
 use crate::error::{Error, Result};
-use crate::random::{Rng, index, int_in, pick};
+use crate::random::{Rng, chance, index, int_in, pick};
 
 impl<'a> Factory<'a> {
     // --- insertion ---------------------------------------------------------------------------
@@ -54,7 +54,17 @@ impl<'a> Factory<'a> {
         pos: usize,
         rng: &mut R,
     ) -> bool {
-        let Some(&call) = pick(rng, &self.cut_calls) else {
+        // Private access with probability P_PA once S_PA of the budget is spent (PAFM III-C).
+        let mocking = &self.config().mocking;
+        let private = !self.private_calls().is_empty()
+            && self.progress() >= mocking.private_start
+            && chance(rng, mocking.private_probability);
+        let calls = if private {
+            self.private_calls()
+        } else {
+            &self.cut_calls
+        };
+        let Some(&call) = pick(rng, calls) else {
             return false;
         };
         self.splice_typed(test, types, pos, false, rng, |g| {

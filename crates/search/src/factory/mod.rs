@@ -165,25 +165,40 @@ impl<'a> Call<'a> {
 
     /// The statement, with `receiver` used only by instance members and `args` in parameter
     /// order (one value for a field write).
+    /// A private member's statement is a [`Statement::Private`] (reflection in the test).
     #[must_use]
     pub fn statement(self, receiver: Option<VarRef>, args: Vec<VarRef>) -> Option<Statement> {
-        match self {
-            Call::Op(op) => Some(op.statement(receiver, args)),
-            Call::Write(op) => Some(Statement::FieldWrite {
+        let s = match self {
+            Call::Op(op) => op.statement(receiver, args),
+            Call::Write(op) => Statement::FieldWrite {
                 class: op.class.clone(),
                 name: op.name.clone(),
                 descriptor: op.descriptor.clone(),
                 receiver: if op.needs_receiver() { receiver } else { None },
                 value: *args.first()?,
-            }),
-        }
+            },
+        };
+        Some(if self.is_private() {
+            Statement::Private(Box::new(s))
+        } else {
+            s
+        })
+    }
+
+    /// Whether the member is private (reached by reflection).
+    #[must_use]
+    pub fn is_private(self) -> bool {
+        self.operation().access & ferrosuite_bytecode::access::PRIVATE != 0
     }
 
     /// Whether `s` is this call's kind of statement on the same member.
     #[must_use]
     pub fn same_member(self, s: &Statement) -> bool {
         let op = self.operation();
-        match (self, s) {
+        if self.is_private() != matches!(s, Statement::Private(_)) {
+            return false;
+        }
+        match (self, s.unwrapped()) {
             (
                 Call::Op(_),
                 Statement::Constructor {
@@ -294,6 +309,9 @@ pub struct Factory<'a> {
     /// What the mocks of tests that ran were called for, by [`crate::mocks::test_key`], where
     /// their stubs did not say so: the next mutation of such a test makes its stubs follow.
     mock_feedback: HashMap<u64, Vec<MockCalls>, FixedState>,
+    /// The CUT's private methods and field writes (PAFM private access), empty when private
+    /// access is off.
+    private_calls: Vec<Call<'a>>,
 }
 
 /// Value types of call and field-read statements by the address of their descriptor's shared
@@ -404,6 +422,18 @@ impl<'a> Factory<'a> {
         if cut_calls.is_empty() {
             return Err(Error::NothingToCall(cluster.cut.replace('/', ".")));
         }
+        let mut private_calls = Vec::new();
+        if config.mocking.private_access {
+            for op in &cluster.private_members {
+                if op.needs_receiver() && !receivers {
+                    continue;
+                }
+                private_calls.push(match op.kind {
+                    OperationKind::Field => Call::Write(op),
+                    _ => Call::Op(op),
+                });
+            }
+        }
         let capacity = config.observed_pool_capacity;
         let instance_calls = cut_calls
             .iter()
@@ -419,6 +449,7 @@ impl<'a> Factory<'a> {
         let generators = cluster.types.values().flat_map(|i| &i.generators);
         for c in cut_calls
             .iter()
+            .chain(&private_calls)
             .chain(result_calls.values().flatten())
             .copied()
             .chain(generators.map(Call::Op))
@@ -488,7 +519,14 @@ impl<'a> Factory<'a> {
             returning: RefCell::default(),
             progress: std::cell::Cell::new(0.0),
             mock_feedback: HashMap::default(),
+            private_calls,
         })
+    }
+
+    /// The CUT's private methods and field writes the search may use by reflection.
+    #[must_use]
+    pub fn private_calls(&self) -> &[Call<'a>] {
+        &self.private_calls
     }
 
     /// Tells the factory the share of the budget spent (in \[0, 1\]).

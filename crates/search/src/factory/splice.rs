@@ -321,10 +321,12 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         let f = self.f;
         let params = f.params_of(call);
         let mut args = Vec::with_capacity(params.len());
+        // A private field is never set to `null` (PAFM III-A: a state no constructor leaves).
+        let allow_null = !(call.is_private() && matches!(call, Call::Write(_)));
         for (i, (p, erased)) in params.iter().enumerate() {
             match fixed {
                 Some((j, v)) if j == i => args.push(v),
-                _ => args.push(self.value(p, *erased, depth + 1, true)?),
+                _ => args.push(self.value(p, *erased, depth + 1, allow_null)?),
             }
         }
         let s = call.statement(recv, args)?;

@@ -102,6 +102,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
     TestCluster {
         cut: "p/Cut".into(),
         type_params: Vec::new(),
+        private_members: Vec::new(),
         result_methods: BTreeMap::new(),
         constructors: vec![ctor],
         methods: vec![

@@ -432,6 +432,11 @@ pub struct TestCluster {
     pub methods: Vec<Operation>,
     /// The CUT's accessible fields, declared and inherited, static first, then by name.
     pub fields: Vec<Operation>,
+    /// The CUT's own private methods and private non-final instance fields, static first,
+    /// then by name and descriptor: what tests reach by reflection (PAFM III-A) when nothing
+    /// accessible does. Not part of [`members`](Self::members).
+    #[serde(default)]
+    pub private_members: Vec<Operation>,
     /// Instance methods to call on values of other classes that the CUT's methods and fields
     /// return (and, one level down, that those methods return), by internal class name: the
     /// `Iterable` that `Splitter.split` returns gets `iterator()`, the `Iterator` gets

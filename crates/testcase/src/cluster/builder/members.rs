@@ -374,6 +374,61 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// The CUT's own private methods (not constructors, synthetic or lambda bodies) and
+    /// private instance fields that are not final, static first, then by name and descriptor.
+    pub(super) fn private_members(
+        &mut self,
+        cut: &str,
+        cf: &ClassFile,
+        scope: &[TypeParameter],
+    ) -> Vec<Operation> {
+        let subst = Subst::new();
+        let mut scope = scope.to_vec();
+        scope.extend(self.outer_params(cut));
+        let mut out = Vec::new();
+        for m in &cf.methods {
+            let (Ok(name), Ok(desc)) = (cf.member_name(m), cf.member_descriptor(m)) else {
+                continue;
+            };
+            if !m.is(access::PRIVATE)
+                || m.is(access::SYNTHETIC)
+                || name.starts_with('<')
+                || name.starts_with("lambda$")
+            {
+                continue;
+            }
+            if let Some(op) = self.method_op(cf, cut, cut, m, &name, &desc, &subst, &scope) {
+                out.push(op);
+            }
+        }
+        for f in &cf.fields {
+            let (Ok(name), Ok(desc)) = (cf.member_name(f), cf.member_descriptor(f)) else {
+                continue;
+            };
+            if !f.is(access::PRIVATE)
+                || f.is(access::SYNTHETIC)
+                || f.is(access::STATIC)
+                || f.is(access::FINAL)
+            {
+                continue;
+            }
+            if let Some(op) = self.field_op(cf, cut, cut, f, &name, &desc, &subst, &scope) {
+                out.push(op);
+            }
+        }
+        out.sort_by(|a, b| {
+            (!a.is_static, a.kind, &a.name, &a.descriptor).cmp(&(
+                !b.is_static,
+                b.kind,
+                &b.name,
+                &b.descriptor,
+            ))
+        });
+        out
+    }
+}
+
 /// Whether `name desc` is one of the public methods of `Object` an interface may restate.
 fn is_object_method(name: &str, desc: &str) -> bool {
     matches!(

@@ -160,6 +160,7 @@ impl<'a> Builder<'a> {
 
         let cut_params = self.cut_params.clone();
         let (constructors, methods, fields) = self.collect_members(&cut, &cf, &cut_params);
+        let private_members = self.private_members(&cut, &cf, &cut_params);
         self.cut_statics = methods
             .iter()
             .chain(&fields)
@@ -170,6 +171,11 @@ impl<'a> Builder<'a> {
         self.enqueue(&FieldType::Object(cut.clone()), 0);
         for op in constructors.iter().chain(&methods) {
             for p in op.params.clone() {
+                self.enqueue_use(&p, 1);
+            }
+        }
+        for op in &private_members {
+            for p in op.params.iter().chain(&op.ret).cloned().collect::<Vec<_>>() {
                 self.enqueue_use(&p, 1);
             }
         }
@@ -208,6 +214,7 @@ impl<'a> Builder<'a> {
             constructors,
             methods,
             fields,
+            private_members,
             result_methods,
             types: self.types,
             erased_generic_fallback: self.config.erased_generic_fallback.clone(),
