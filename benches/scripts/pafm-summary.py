@@ -72,6 +72,13 @@ def pct(c, t):
 def main():
     out, seeds = sys.argv[1], sys.argv[2:]
     cov = {m: {s: coverage(out, m, s) for s in seeds} for m in ("pafm", "none")}
+    # A class without a test class (or whose tests did not compile) covers nothing of the
+    # branches the other runs counted.
+    totals = {}
+    for m in cov.values():
+        for rows in m.values():
+            for c, r in rows.items():
+                totals[c] = max(totals.get(c, 0), r["branches"])
     rep = {m: {s: report(out, m, s) for s in seeds} for m in ("pafm", "none")}
     classes = []
     for s in seeds:
@@ -93,8 +100,8 @@ def main():
                 r = cov[m][s].get(c)
                 if r is None:
                     continue
-                total = max(total, r["branches"])
-                vals[m].append(pct(r["branches_covered"], r["branches"]))
+                total = totals.get(c, 0)
+                vals[m].append(pct(r["branches_covered"], total))
         speeds = {}
         for m in ("pafm", "none"):
             rates = [

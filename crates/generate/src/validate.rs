@@ -229,7 +229,9 @@ pub fn check(
         .map(|p| absolute(p))
         .collect();
     // Mockito for tests with mocks (the test class path's own, when it has one).
-    let mockito = if source.contains("import static org.mockito.") {
+    let mockito = if source.contains("import static org.mockito.")
+        || source.contains("import org.mockito.")
+    {
         tools.jars.mockito()?
     } else {
         Vec::new()

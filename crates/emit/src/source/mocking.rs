@@ -47,7 +47,7 @@ pub(super) fn matcher(p: &FieldType) -> (&'static str, &'static str) {
 }
 
 /// The classes the default answer names: Mockito's `Answer` and the assumption failure of
-/// the JUnit generation.
+/// the JUnit generation (the private access class names the second only).
 pub(super) fn classes(junit: JUnit) -> [&'static str; 2] {
     [
         "org/mockito/stubbing/Answer",
@@ -132,6 +132,29 @@ pub(super) fn private_access_class(junit: JUnit, name: &dyn Fn(&str) -> String) 
             }} catch (NoSuchFieldException e) {{
                 throw new {aborted}(\"no field \" + name + \" in \" + owner.getName());
             }}
+        }}
+    }}
+"
+    )
+}
+
+/// A JUnit 5 `assertThrows` of the test class, which hides `Assertions.assertThrows` in it:
+/// an assumption that fails inside the checked statement (a mock's unstubbed call, a private
+/// member gone) skips the test as it does elsewhere, instead of becoming "unexpected
+/// exception type thrown".
+pub(super) fn assert_throws_method(name: &dyn Fn(&str) -> String) -> String {
+    let aborted = name(classes(JUnit::Five)[1]);
+    format!(
+        "    /** Assertions.assertThrows, except that a test skipped inside it stays skipped. */
+    private static <T extends Throwable> T assertThrows(Class<T> expected,
+            org.junit.jupiter.api.function.Executable executable) {{
+        try {{
+            return org.junit.jupiter.api.Assertions.assertThrows(expected, executable);
+        }} catch (org.opentest4j.AssertionFailedError e) {{
+            if (e.getCause() instanceof {aborted}) {{
+                throw ({aborted}) e.getCause();
+            }}
+            throw e;
         }}
     }}
 "

@@ -357,8 +357,12 @@ pub fn emit_class(
     };
     let mocks = any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }));
     let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)));
+    let [answer, aborted] = mocking::classes(config.junit);
+    if mocks {
+        used.insert(answer.to_string());
+    }
     if mocks || private {
-        used.extend(mocking::classes(config.junit).map(String::from));
+        used.insert(aborted.to_string());
     }
     if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
         used.insert("java/util/concurrent/TimeUnit".into());
@@ -425,6 +429,10 @@ pub fn emit_class(
         out.push_str(&mocking::private_access_class(config.junit, &|c| {
             names.name(c)
         }));
+    }
+    if (mocks || private) && config.junit == JUnit::Five && statics.contains("assertThrows") {
+        out.push('\n');
+        out.push_str(&mocking::assert_throws_method(&|c| names.name(c)));
     }
     let mut test_names = Vec::new();
     for m in &methods {
