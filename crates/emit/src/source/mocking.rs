@@ -12,8 +12,10 @@
 //! `doReturn(…).when(mock)` stubs without calling the mock (so the default answer is never
 //! asked), and works for every return type and for Mockito 2 to 5. The default answer
 //! `UNSTUBBED`, a constant of the test class, aborts the test as an assumption failure when
-//! the code under test calls a method the test did not stub: after a change of the code the
-//! test is skipped, not failed (PAFM III-D). `toString()` answers `"mock"`, as in the search.
+//! the code under test calls a non-`void` method the test did not stub: after a change of the
+//! code the test is skipped, not failed (PAFM III-D). An unstubbed `void` call does nothing
+//! (the stubs name the `void` methods the test's run called, with `doNothing()`);
+//! `toString()` answers `"mock"`, as in the search.
 
 use ferrosuite_bytecode::descriptor::FieldType;
 
@@ -65,6 +67,9 @@ pub(super) fn unstubbed_field(junit: JUnit, name: &dyn Fn(&str) -> String) -> St
     format!(
         "    /** Skips a test whose mock gets a call it did not stub: the code under test changed. */
     private static final {answer}<Object> {UNSTUBBED} = invocation -> {{
+        if (invocation.getMethod().getReturnType() == void.class) {{
+            return null;
+        }}
         if (invocation.getMethod().getName().equals(\"toString\")
                 && invocation.getArguments().length == 0) {{
             return \"{TO_STRING}\";

@@ -15,4 +15,5 @@
 mod common;
 mod generics;
 mod golden;
+mod pafm;
 mod release;

@@ -375,8 +375,24 @@ impl Builder<'_> {
 }
 
 impl Builder<'_> {
+    /// Whether a test in the CUT's package can name every class of the operation's parameter
+    /// and value types (a private method often takes or returns a private nested class).
+    fn nameable(&mut self, op: &Operation) -> bool {
+        op.params.iter().chain(&op.ret).all(|u| {
+            let mut t = &u.ty;
+            while let FieldType::Array(c) = t {
+                t = c;
+            }
+            match t {
+                FieldType::Object(c) => self.class_accessible(c),
+                _ => true,
+            }
+        })
+    }
+
     /// The CUT's own private methods (not constructors, synthetic or lambda bodies) and
-    /// private instance fields that are not final, static first, then by name and descriptor.
+    /// private instance fields that are not final, static first, then by name and descriptor,
+    /// whose types a test can name.
     pub(super) fn private_members(
         &mut self,
         cut: &str,
@@ -399,7 +415,9 @@ impl Builder<'_> {
                 continue;
             }
             if let Some(op) = self.method_op(cf, cut, cut, m, &name, &desc, &subst, &scope) {
-                out.push(op);
+                if self.nameable(&op) {
+                    out.push(op);
+                }
             }
         }
         for f in &cf.fields {
@@ -414,7 +432,9 @@ impl Builder<'_> {
                 continue;
             }
             if let Some(op) = self.field_op(cf, cut, cut, f, &name, &desc, &subst, &scope) {
-                out.push(op);
+                if self.nameable(&op) {
+                    out.push(op);
+                }
             }
         }
         out.sort_by(|a, b| {
