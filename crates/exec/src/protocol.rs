@@ -71,6 +71,10 @@ pub struct Setup {
     /// class path, outside the sandbox and the instrumentation.
     #[serde(default)]
     pub tools: Vec<PathBuf>,
+    /// Whether objects of the user's classes with no public getter are inspected through
+    /// their private fields (of primitive and `String` types): assertions by reflection.
+    #[serde(default)]
+    pub observe_private: bool,
 }
 
 /// Sizes of the probe arrays to read after each test.
@@ -343,6 +347,7 @@ mod tests {
             sandbox: true,
             clock_shift_ms: 0,
             tools: Vec::new(),
+            observe_private: false,
         };
         let pairs = [
             (

@@ -260,6 +260,8 @@ fn host_config(
 ) -> HostConfig {
     HostConfig {
         mock_jars: mock_jars.to_vec(),
+        // Private access reads private fields for assertions too.
+        observe_private_fields: config.search.mocking.private_access,
         classpath: config.classpath.clone(),
         instrument: instrument.to_vec(),
         workers: config.workers.max(1),

@@ -851,8 +851,7 @@ impl MethodWriter<'_> {
                 let FieldType::Object(c) = decl.get(a.statement)?.as_ref()? else {
                     return None;
                 };
-                let t = self.types.inspector_type(c, m)?;
-                (format!("{v}.{m}()"), t)
+                self.inspection(c, &v, m)?
             }
             Check::ReceiverInspector(m) => {
                 let r = receiver_of(stmts.get(a.statement)?)?;
@@ -860,8 +859,7 @@ impl MethodWriter<'_> {
                 let FieldType::Object(c) = decl.get(r.index())?.as_ref()? else {
                     return None;
                 };
-                let t = self.types.inspector_type(c, m)?;
-                (format!("{v}.{m}()"), t)
+                self.inspection(c, &v, m)?
             }
         };
         let four = self.config.junit == JUnit::Four;
@@ -872,6 +870,44 @@ impl MethodWriter<'_> {
         })?;
         statics.insert(method);
         Some(line)
+    }
+
+    /// The expression of inspector `m` on variable `v` of class `c`, with its type: a getter
+    /// call, or for a private field (`#name:descriptor`) its read through `PrivateAccess`
+    /// (`(int) PrivateAccess.<Integer>get(Meter.class, meter, "readings")`).
+    fn inspection(&self, class: &str, var: &str, inspector: &str) -> Option<(String, FieldType)> {
+        let Some((name, desc)) = inspector.strip_prefix('#').and_then(|f| f.split_once(':')) else {
+            let t = self.types.inspector_type(class, inspector)?;
+            return Some((format!("{var}.{inspector}()"), t));
+        };
+        let ty = FieldType::parse(desc).ok()?;
+        if !self.types.accessible(class, self.package) {
+            return None;
+        }
+        let boxed = match &ty {
+            FieldType::Boolean => "Boolean",
+            FieldType::Byte => "Byte",
+            FieldType::Char => "Character",
+            FieldType::Short => "Short",
+            FieldType::Int => "Integer",
+            FieldType::Long => "Long",
+            FieldType::Float => "Float",
+            FieldType::Double => "Double",
+            FieldType::Object(string) if string == "java/lang/String" => "String",
+            _ => return None,
+        };
+        let read = format!(
+            "{}.<{boxed}>get({}.class, {var}, {})",
+            mocking::PRIVATE_ACCESS,
+            self.names.name(class),
+            string_literal(name)
+        );
+        let expr = if ty.is_reference() {
+            read
+        } else {
+            format!("({}) {read}", self.names.ty(&ty))
+        };
+        Some((expr, ty))
     }
 
     /// `<method><Outcome>`: the last call on the class under test (or the last call) and how

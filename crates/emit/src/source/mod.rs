@@ -54,7 +54,7 @@ use ferrosuite_testcase::Test;
 use ferrosuite_testcase::cluster::{GenericType, MethodSignature};
 use serde::{Deserialize, Serialize};
 
-use crate::assertions::{Assertion, Limits, candidates};
+use crate::assertions::{Assertion, Check, Limits, candidates};
 use crate::error::{Error, Result};
 use crate::names::{Scope, is_identifier, package_of};
 
@@ -356,7 +356,13 @@ pub fn emit_class(
         tests.iter().any(|t| t.test.statements.iter().any(f))
     };
     let mocks = any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }));
-    let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)));
+    let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)))
+        || tests.iter().any(|t| {
+            t.assertions.iter().any(|a| match &a.check {
+                Check::Inspector(m) | Check::ReceiverInspector(m) => m.starts_with('#'),
+                Check::Value => false,
+            })
+        });
     let [answer, aborted] = mocking::classes(config.junit);
     if mocks {
         used.insert(answer.to_string());

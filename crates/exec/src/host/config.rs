@@ -88,6 +88,10 @@ pub struct HostConfig {
     /// Mockito's jars (with Byte Buddy and Objenesis), for tests with mock statements; empty:
     /// such tests fail to make their mocks.
     pub mock_jars: Vec<PathBuf>,
+    /// Inspect objects of the user's classes that have no public getter through their private
+    /// fields of primitive and `String` types (inspector names `#name:descriptor`): the
+    /// observations emitted tests assert by reflection.
+    pub observe_private_fields: bool,
 }
 
 /// The JVM options that make every identity hash code 1. An identity hash otherwise comes
@@ -127,6 +131,7 @@ impl Default for HostConfig {
             clock_shift_ms: 0,
             startup_timeout: Duration::from_secs(60),
             mock_jars: Vec::new(),
+            observe_private_fields: false,
         }
     }
 }

@@ -156,6 +156,7 @@ impl Host {
             sandbox: config.sandbox,
             clock_shift_ms: config.clock_shift_ms,
             tools: config.mock_jars.clone(),
+            observe_private: config.observe_private_fields,
         };
         sweep_orphaned_dirs(&std::env::temp_dir());
         let n = config.workers.max(1);

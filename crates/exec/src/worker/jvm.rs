@@ -170,6 +170,10 @@ impl<'a> Executor<'a> {
             pending = failed;
         }
         let host = Self::global_class(jni, "org/ferrosuite/rt/Host")?;
+        if setup.observe_private {
+            let f = Self::fid(jni, host, "privateFields", "Z")?;
+            jni.set_field(host, f, Kind::Boolean, jvalue { z: true }, true);
+        }
         let host_loader = Self::global_class(jni, "org/ferrosuite/rt/HostLoader")?;
         if !jni.register_native(
             host_loader,

@@ -1,8 +1,8 @@
 //! Observations of a test's values: primitives, strings, enums, arrays, and inspectors.
 
-use ferrosuite_bytecode::descriptor::MethodDescriptor;
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_testcase::statement::{JDouble, Statement};
-use jni::sys::{jmethodID, jobject, jsize, jvalue};
+use jni::sys::{jfieldID, jmethodID, jobject, jsize, jvalue};
 
 use super::run::Val;
 use super::{Executor, cstring};
@@ -178,6 +178,27 @@ impl Executor<'_> {
                     }
                     let sig = jni.read_string(s, 1024).0;
                     jni.delete_local(s);
+                    // A private field (`#name:descriptor`), read through JNI.
+                    if let Some((name, desc)) =
+                        sig.strip_prefix('#').and_then(|f| f.split_once(':'))
+                    {
+                        let f = jni.field_id(c, &cstring(name), &cstring(desc), false);
+                        let Ok(ty) = FieldType::parse(desc) else {
+                            continue;
+                        };
+                        if f.is_null() {
+                            jni.clear_exception();
+                            continue;
+                        }
+                        list.push(Inspector {
+                            name: sig.clone(),
+                            method: std::ptr::null_mut(),
+                            field: Some(f),
+                            kind: Kind::of(&ty),
+                            checked: true,
+                        });
+                        continue;
+                    }
                     let Some(open) = sig.find('(') else { continue };
                     let (name, desc) = sig.split_at(open);
                     let m = jni.method_id(c, &cstring(name), &cstring(desc), false);
@@ -193,6 +214,7 @@ impl Executor<'_> {
                     list.push(Inspector {
                         name: name.to_string(),
                         method: m,
+                        field: None,
                         kind,
                         checked: false,
                     });
@@ -239,7 +261,10 @@ impl Executor<'_> {
     /// Calls one inspector on `r`: `None` when it throws.
     fn call_inspector(&mut self, r: jobject, ins: &Inspector) -> Option<Observed> {
         let jni = self.jni;
-        let v = jni.call(r, ins.method, ins.kind, &[], false);
+        let v = match ins.field {
+            Some(f) => jni.get_field(r, f, ins.kind, false),
+            None => jni.call(r, ins.method, ins.kind, &[], false),
+        };
         if let Some(t) = jni.take_exception() {
             jni.delete_local(t);
             return None;
@@ -260,6 +285,8 @@ impl Executor<'_> {
 pub(super) struct Inspector {
     name: String,
     method: jmethodID,
+    /// For a private field (`#name:descriptor`), read instead of calling `method`.
+    field: Option<jfieldID>,
     kind: Kind,
     /// Called twice in a row on some object with the same result both times.
     checked: bool,

@@ -1,6 +1,7 @@
-//! Mock statements in the worker: Mockito mocks of interfaces (public and package-private) and
-//! abstract classes answer their stubs in order, the last one repeated, and the calls each mock
-//! got come back with the result.
+//! Mock and private-access statements in the worker: Mockito mocks of interfaces (public and
+//! package-private) and abstract classes answer their stubs in order, the last one repeated,
+//! and the calls each mock got come back with the result; private methods and fields are
+//! reached, and private fields inspected when asked.
 
 use ferrosuite_exec::{Host, Observed, Status};
 use ferrosuite_testcase::statement::{JDouble, MockCalls, Name, Stub};
@@ -222,4 +223,31 @@ fn private_methods_and_fields_are_reached() {
     assert_eq!(r.status, Status::Completed, "{r:?}");
     assert_eq!(r.observations[5].value, Some(Observed::Boolean(true)));
     assert_eq!(r.observations[6].value, Some(Observed::Boolean(true)));
+}
+
+#[test]
+fn objects_without_getters_are_inspected_through_private_fields_when_asked() {
+    let t = Test::new(vec![mock("mocking/Sensor", vec![]), meter(0), level(1)]);
+    let mut c = config(vec![fixtures().clone()], &["mocking/Meter"]);
+    c.mock_jars = ferrosuite_testkit::mockito();
+    let mut plain = Host::start(c.clone()).unwrap();
+    let r = &plain.run(std::slice::from_ref(&t), true).unwrap()[0];
+    assert!(r.observations[1].inspectors.is_empty(), "{r:?}");
+    c.observe_private_fields = true;
+    let mut host = Host::start(c).unwrap();
+    let r = &host.run(&[t], true).unwrap()[0];
+    assert_eq!(
+        r.observations[1].inspectors,
+        [
+            ("#calibrated:Z".to_string(), Observed::Boolean(false)),
+            ("#readings:I".to_string(), Observed::Integer(0)),
+        ]
+    );
+    // After level(): two reads.
+    assert!(
+        r.observations[2]
+            .receiver_inspectors
+            .contains(&("#readings:I".to_string(), Observed::Integer(2))),
+        "{r:?}"
+    );
 }

@@ -169,6 +169,13 @@ public final class Host {
     private static final int MAX_INSPECTORS = 16;
 
     /**
+     * Whether a class of the user's (defined by the {@link HostLoader}) with no public getter
+     * is inspected through its own private instance fields of primitive and String types
+     * instead ({@code #name:descriptor}): the host sets it when private access is on.
+     */
+    public static boolean privateFields;
+
+    /**
      * The inspectors of a class, as {@code name + descriptor} ({@code size()I}): its public,
      * non-static, no-argument, non-void methods named {@code get*}, {@code is*}, {@code has*},
      * {@code size}, {@code isEmpty}, {@code length}, or {@code toString} when a class other
@@ -197,6 +204,21 @@ public final class Host {
             else pick = n.equals("size") || n.equals("isEmpty") || n.equals("length")
                 || prefixed(n, "get") || prefixed(n, "is") || prefixed(n, "has");
             if (pick) out.add(n + "()" + descriptor(r));
+        }
+        if (out.isEmpty() && privateFields && c.getClassLoader() instanceof HostLoader) {
+            java.lang.reflect.Field[] fs;
+            try {
+                fs = c.getDeclaredFields();
+            } catch (Throwable e) {
+                fs = new java.lang.reflect.Field[0];
+            }
+            for (java.lang.reflect.Field f : fs) {
+                int mod = f.getModifiers();
+                if (!java.lang.reflect.Modifier.isPrivate(mod) || java.lang.reflect.Modifier.isStatic(mod)
+                        || f.isSynthetic()) continue;
+                Class<?> t = f.getType();
+                if (t.isPrimitive() || t == String.class) out.add("#" + f.getName() + ":" + descriptor(t));
+            }
         }
         String[] all = out.toArray(new String[0]);
         if (all.length <= MAX_INSPECTORS) return all;
