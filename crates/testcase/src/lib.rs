@@ -3,6 +3,7 @@
 //!
 //! - [`statement`]: statements, values and tests (whole-suite paper, Section III-B), with
 //!   `serde` for the wire format and for saving and loading tests;
+//! - [`mock`]: the stubs of mock statements and the calls a run made on its mocks;
 //! - [`cluster`]: the test cluster built from bytecode: the accessible API of the class under
 //!   test and generators for every type it needs, recursively;
 //! - [`constants`]: constants harvested from class files to seed the search.
@@ -12,6 +13,7 @@
 pub mod cluster;
 pub mod constants;
 pub mod error;
+pub mod mock;
 pub mod statement;
 
 pub use error::{Error, Result};

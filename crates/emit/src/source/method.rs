@@ -4,9 +4,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use ferrosuite_bytecode::descriptor::FieldType;
-use ferrosuite_bytecode::descriptor::MethodDescriptor;
 use ferrosuite_executor::Observed;
-use ferrosuite_testcase::statement::{Stub, string_literal};
+use ferrosuite_testcase::statement::string_literal;
 use ferrosuite_testcase::{Statement, VarRef};
 
 use ferrosuite_testcase::cluster::{GenericType, TypeArg};
@@ -66,7 +65,7 @@ pub(super) struct Written {
 
 /// How a statement's value appears in the method.
 #[derive(Debug, Clone)]
-enum Value {
+pub(super) enum Value {
     /// Not written (unused constant) or no value (void).
     None,
     /// Written in place where it is used.
@@ -242,7 +241,7 @@ impl MethodWriter<'_> {
 
     /// The text of erased type `t` in a declaration, cast or array creation: a generic class
     /// so written is raw, which the method's annotation must then allow.
-    fn type_text(&self, t: &FieldType) -> String {
+    pub(super) fn type_text(&self, t: &FieldType) -> String {
         if self.generics.is_raw(t) {
             self.raw.set(true);
         }
@@ -304,7 +303,7 @@ impl MethodWriter<'_> {
 
     /// The type to cast value `r` to where `want` (a class) is expected: its parameterised
     /// type seen as `want` when it has one, else `want` (raw when generic).
-    fn cast_text(&self, r: VarRef, want: &FieldType) -> String {
+    pub(super) fn cast_text(&self, r: VarRef, want: &FieldType) -> String {
         if let (Some(Some(have)), FieldType::Object(class)) =
             (self.typing.types.get(r.index()), want)
         {
@@ -368,7 +367,7 @@ impl MethodWriter<'_> {
     }
 
     /// `v` as an argument of declared type `want` (cast when its own type differs).
-    fn argument(
+    pub(super) fn argument(
         &self,
         r: VarRef,
         want: &FieldType,
@@ -597,162 +596,6 @@ impl MethodWriter<'_> {
             }
             other => return Err(format!("cannot write statement {other}")),
         })
-    }
-
-    /// A private member's access through the test class's `PrivateAccess`:
-    /// `PrivateAccess.call(Meter.class, meter, "calibrate", new Class<?>[] {int.class},
-    /// new Object[] {4})`, `PrivateAccess.set(…, "readings", 4)`, `PrivateAccess.get(…)`.
-    fn private_access(
-        &self,
-        i: usize,
-        s: &Statement,
-        values: &[Value],
-        decl: &[Option<FieldType>],
-    ) -> std::result::Result<String, String> {
-        let target = |receiver: &Option<VarRef>| match receiver {
-            Some(r) => match values.get(r.index()) {
-                Some(Value::Var(v)) => v.clone(),
-                Some(Value::Inline(t)) => t.clone(),
-                _ => "null".into(),
-            },
-            None => "null".into(),
-        };
-        let pa = mocking::PRIVATE_ACCESS;
-        Ok(match s {
-            Statement::Method {
-                class,
-                name,
-                descriptor,
-                receiver,
-                args,
-            } => {
-                let d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
-                let types: Vec<String> = d
-                    .params
-                    .iter()
-                    .map(|p| format!("{}.class", self.names.ty(p)))
-                    .collect();
-                let values: Vec<String> = d
-                    .params
-                    .iter()
-                    .zip(args)
-                    .map(|(p, a)| self.argument(*a, p, values, decl, None, None))
-                    .collect();
-                format!(
-                    "{pa}.call({}.class, {}, {}, new Class<?>[] {{{}}}, new Object[] {{{}}})",
-                    self.names.name(class),
-                    target(receiver),
-                    string_literal(name),
-                    types.join(", "),
-                    values.join(", ")
-                )
-            }
-            Statement::FieldWrite {
-                class,
-                name,
-                descriptor,
-                receiver,
-                value,
-            } => {
-                let ty = FieldType::parse(descriptor).map_err(|e| e.to_string())?;
-                format!(
-                    "{pa}.set({}.class, {}, {}, {})",
-                    self.names.name(class),
-                    target(receiver),
-                    string_literal(name),
-                    self.argument(*value, &ty, values, decl, Some((i, 0)), None)
-                )
-            }
-            Statement::FieldRead {
-                class,
-                name,
-                receiver,
-                ..
-            } => format!(
-                "{pa}.get({}.class, {}, {})",
-                self.names.name(class),
-                target(receiver),
-                string_literal(name)
-            ),
-            other => return Err(format!("cannot write private access {other}")),
-        })
-    }
-
-    /// The stubbing lines of a mock: `doReturn(a, b).when(mock).m(anyInt(), any());` per
-    /// stub (`doNothing()` for a void method).
-    fn stubs(
-        &self,
-        class: &str,
-        mock: &str,
-        stubs: &[Stub],
-        values: &[Value],
-        decl: &[Option<FieldType>],
-        statics: &mut BTreeSet<&'static str>,
-    ) -> std::result::Result<Vec<String>, String> {
-        let mut lines = Vec::with_capacity(stubs.len());
-        for stub in stubs {
-            let d = MethodDescriptor::parse(&stub.descriptor).map_err(|e| e.to_string())?;
-            let answer = match &d.ret {
-                None => {
-                    statics.insert(mocking::DO_NOTHING);
-                    "doNothing()".to_string()
-                }
-                Some(ret) => {
-                    statics.insert(mocking::DO_RETURN);
-                    let answers: Vec<String> = stub
-                        .answers
-                        .iter()
-                        .map(|a| self.answer(*a, ret, values, decl))
-                        .collect();
-                    format!("doReturn({})", answers.join(", "))
-                }
-            };
-            // An overload of the same arity needs the matchers' types spelled out.
-            let overloaded = self
-                .types
-                .overloads(class, &stub.name, d.params.len())
-                .is_none_or(|n| n > 1);
-            let matchers: Vec<String> = d
-                .params
-                .iter()
-                .map(|p| {
-                    let (name, text) = mocking::matcher(p);
-                    statics.insert(name);
-                    match p {
-                        FieldType::Object(_) | FieldType::Array(_) if overloaded => {
-                            format!("({}) {text}", self.type_text(p))
-                        }
-                        _ => text.to_string(),
-                    }
-                })
-                .collect();
-            lines.push(format!(
-                "{answer}.when({mock}).{}({});",
-                stub.name,
-                matchers.join(", ")
-            ));
-        }
-        Ok(lines)
-    }
-
-    /// An answer of a stub, typed exactly as the method returns it (Mockito checks the
-    /// boxed class of a primitive answer).
-    fn answer(
-        &self,
-        r: VarRef,
-        ret: &FieldType,
-        values: &[Value],
-        decl: &[Option<FieldType>],
-    ) -> String {
-        match values.get(r.index()) {
-            Some(Value::Inline(t)) if t == "null" => format!("({}) null", self.cast_text(r, ret)),
-            Some(Value::Inline(t)) => t.clone(),
-            Some(Value::Var(n)) => n.clone(),
-            _ => match decl.get(r.index()) {
-                Some(Some(t)) if !t.is_reference() => "0".into(),
-                _ => format!("({}) null", self.type_text(ret)),
-            },
-        }
     }
 
     /// The expected exception of the last statement.

@@ -1,5 +1,6 @@
-//! Mockito in emitted tests: the static imports, argument matchers and the default answer of
-//! the mocks.
+//! Mocks and private access in emitted tests: the Mockito lines of a mock statement (static
+//! imports, typed matchers, the default answer), the `PrivateAccess` class and its calls, and
+//! the class-level `assertThrows` that keeps an assumption failure a skip.
 //!
 //! A mock statement is written as a declaration and one stubbing line per stub:
 //!
@@ -17,9 +18,13 @@
 //! (the stubs name the `void` methods the test's run called, with `doNothing()`);
 //! `toString()` answers `"mock"`, as in the search.
 
-use ferrosuite_bytecode::descriptor::FieldType;
+use std::collections::BTreeSet;
+
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_testcase::statement::{Statement, Stub, VarRef, string_literal};
 
 use super::JUnit;
+use super::method::{MethodWriter, Value};
 
 /// `Mockito.mock`.
 pub(super) const MOCK: &str = "org.mockito.Mockito.mock";
@@ -164,4 +169,163 @@ pub(super) fn assert_throws_method(name: &dyn Fn(&str) -> String) -> String {
     }}
 "
     )
+}
+
+/// The mock and private-access statements of a test method.
+impl MethodWriter<'_> {
+    /// A private member's access through the test class's `PrivateAccess`:
+    /// `PrivateAccess.call(Meter.class, meter, "calibrate", new Class<?>[] {int.class},
+    /// new Object[] {4})`, `PrivateAccess.set(…, "readings", 4)`, `PrivateAccess.get(…)`.
+    pub(super) fn private_access(
+        &self,
+        i: usize,
+        s: &Statement,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> std::result::Result<String, String> {
+        let target = |receiver: &Option<VarRef>| match receiver {
+            Some(r) => match values.get(r.index()) {
+                Some(Value::Var(v)) => v.clone(),
+                Some(Value::Inline(t)) => t.clone(),
+                _ => "null".into(),
+            },
+            None => "null".into(),
+        };
+        let pa = PRIVATE_ACCESS;
+        Ok(match s {
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                receiver,
+                args,
+            } => {
+                let d = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+                let types: Vec<String> = d
+                    .params
+                    .iter()
+                    .map(|p| format!("{}.class", self.names.ty(p)))
+                    .collect();
+                let values: Vec<String> = d
+                    .params
+                    .iter()
+                    .zip(args)
+                    .map(|(p, a)| self.argument(*a, p, values, decl, None, None))
+                    .collect();
+                format!(
+                    "{pa}.call({}.class, {}, {}, new Class<?>[] {{{}}}, new Object[] {{{}}})",
+                    self.names.name(class),
+                    target(receiver),
+                    string_literal(name),
+                    types.join(", "),
+                    values.join(", ")
+                )
+            }
+            Statement::FieldWrite {
+                class,
+                name,
+                descriptor,
+                receiver,
+                value,
+            } => {
+                let ty = FieldType::parse(descriptor).map_err(|e| e.to_string())?;
+                format!(
+                    "{pa}.set({}.class, {}, {}, {})",
+                    self.names.name(class),
+                    target(receiver),
+                    string_literal(name),
+                    self.argument(*value, &ty, values, decl, Some((i, 0)), None)
+                )
+            }
+            Statement::FieldRead {
+                class,
+                name,
+                receiver,
+                ..
+            } => format!(
+                "{pa}.get({}.class, {}, {})",
+                self.names.name(class),
+                target(receiver),
+                string_literal(name)
+            ),
+            other => return Err(format!("cannot write private access {other}")),
+        })
+    }
+
+    /// The stubbing lines of a mock: `doReturn(a, b).when(mock).m(anyInt(), any());` per
+    /// stub (`doNothing()` for a void method).
+    pub(super) fn stubs(
+        &self,
+        class: &str,
+        mock: &str,
+        stubs: &[Stub],
+        values: &[Value],
+        decl: &[Option<FieldType>],
+        statics: &mut BTreeSet<&'static str>,
+    ) -> std::result::Result<Vec<String>, String> {
+        let mut lines = Vec::with_capacity(stubs.len());
+        for stub in stubs {
+            let d = MethodDescriptor::parse(&stub.descriptor).map_err(|e| e.to_string())?;
+            let answer = match &d.ret {
+                None => {
+                    statics.insert(DO_NOTHING);
+                    "doNothing()".to_string()
+                }
+                Some(ret) => {
+                    statics.insert(DO_RETURN);
+                    let answers: Vec<String> = stub
+                        .answers
+                        .iter()
+                        .map(|a| self.answer(*a, ret, values, decl))
+                        .collect();
+                    format!("doReturn({})", answers.join(", "))
+                }
+            };
+            // An overload of the same arity needs the matchers' types spelled out.
+            let overloaded = self
+                .types
+                .overloads(class, &stub.name, d.params.len())
+                .is_none_or(|n| n > 1);
+            let matchers: Vec<String> = d
+                .params
+                .iter()
+                .map(|p| {
+                    let (name, text) = matcher(p);
+                    statics.insert(name);
+                    match p {
+                        FieldType::Object(_) | FieldType::Array(_) if overloaded => {
+                            format!("({}) {text}", self.type_text(p))
+                        }
+                        _ => text.to_string(),
+                    }
+                })
+                .collect();
+            lines.push(format!(
+                "{answer}.when({mock}).{}({});",
+                stub.name,
+                matchers.join(", ")
+            ));
+        }
+        Ok(lines)
+    }
+
+    /// An answer of a stub, typed exactly as the method returns it (Mockito checks the
+    /// boxed class of a primitive answer).
+    fn answer(
+        &self,
+        r: VarRef,
+        ret: &FieldType,
+        values: &[Value],
+        decl: &[Option<FieldType>],
+    ) -> String {
+        match values.get(r.index()) {
+            Some(Value::Inline(t)) if t == "null" => format!("({}) null", self.cast_text(r, ret)),
+            Some(Value::Inline(t)) => t.clone(),
+            Some(Value::Var(n)) => n.clone(),
+            _ => match decl.get(r.index()) {
+                Some(Some(t)) if !t.is_reference() => "0".into(),
+                _ => format!("({}) null", self.type_text(ret)),
+            },
+        }
+    }
 }
