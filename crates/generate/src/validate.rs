@@ -130,48 +130,38 @@ pub fn failing_junit4(output: &str) -> Vec<String> {
         .collect()
 }
 
-/// Names of the tests a JUnit 5 XML report (`TEST-junit-jupiter.xml`) marks failed or in
-/// error.
-#[must_use]
-pub fn failing_junit5(xml: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for case in xml.split("<testcase ").skip(1) {
-        let Some(name) = case
-            .split("name=\"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-        else {
-            continue;
-        };
+/// The test cases of a JUnit 5 XML report (`TEST-junit-jupiter.xml`): each method's name
+/// (without `()`) and the text of its children (empty for a self-closing element).
+fn junit5_cases(xml: &str) -> impl Iterator<Item = (&str, &str)> {
+    xml.split("<testcase ").skip(1).filter_map(|case| {
+        let name = case.split("name=\"").nth(1)?.split('"').next()?;
         let body = case.split("</testcase>").next().unwrap_or(case);
         let head_closed = body.find("/>").zip(body.find('>'));
         let self_closing = head_closed.is_some_and(|(sc, gt)| sc + 1 == gt);
-        if !self_closing && (body.contains("<failure") || body.contains("<error")) {
-            out.push(name.trim_end_matches("()").to_string());
-        }
-    }
-    out
+        Some((
+            name.trim_end_matches("()"),
+            if self_closing { "" } else { body },
+        ))
+    })
+}
+
+/// Names of the tests a JUnit 5 XML report marks failed or in error.
+#[must_use]
+pub fn failing_junit5(xml: &str) -> Vec<String> {
+    junit5_cases(xml)
+        .filter(|(_, body)| body.contains("<failure") || body.contains("<error"))
+        .map(|(name, _)| name.to_string())
+        .collect()
 }
 
 /// Names of the tests a JUnit 5 XML report marks skipped (an assumption failed: a mock got
 /// a call it did not stub, a private member is gone).
 #[must_use]
 pub fn skipped_junit5(xml: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for case in xml.split("<testcase ").skip(1) {
-        let Some(name) = case
-            .split("name=\"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-        else {
-            continue;
-        };
-        let body = case.split("</testcase>").next().unwrap_or(case);
-        if body.contains("<skipped") {
-            out.push(name.trim_end_matches("()").to_string());
-        }
-    }
-    out
+    junit5_cases(xml)
+        .filter(|(_, body)| body.contains("<skipped"))
+        .map(|(name, _)| name.to_string())
+        .collect()
 }
 
 /// What validation found in one round.

@@ -54,7 +54,7 @@
 use std::borrow::Cow;
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
-use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+use ferrosuite_testcase::statement::{MockCalls, Statement, Test, VarRef};
 
 use crate::error::Result;
 use crate::factory::{Factory, value_types};
@@ -67,16 +67,20 @@ use crate::values::mutate_prim;
 /// which costs one needless execution, where comparing with a copy would cost a copy of every
 /// mutated test.
 pub fn mutate_test<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> Result<bool> {
-    let followed = follow_mock_calls(f, test, rng);
+    let followed = f
+        .mock_feedback(test)
+        .is_some_and(|calls| follow_mock_calls(f, calls, test, rng));
     Ok(mutate_via(f, test, |t| t, rng)? || followed)
 }
 
-/// Makes the stubs of the test's mocks follow what its last run called (the factory's
-/// feedback), with new random answers; returns whether the test changed.
-fn follow_mock_calls<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mut R) -> bool {
-    let Some(calls) = f.mock_feedback(test).map(<[_]>::to_vec) else {
-        return false;
-    };
+/// Makes the stubs of the test's mocks follow what its last run called (`calls`, the
+/// factory's feedback), with new random answers; returns whether the test changed.
+fn follow_mock_calls<R: Rng + ?Sized>(
+    f: &Factory<'_>,
+    calls: &[MockCalls],
+    test: &mut Test,
+    rng: &mut R,
+) -> bool {
     let mut make = |t: &mut Test, pos: usize, types: &[FieldType]| -> Option<Vec<VarRef>> {
         let mut known = f.value_types(&t.statements).ok()?;
         let mut made = Vec::with_capacity(types.len());
@@ -89,7 +93,7 @@ fn follow_mock_calls<R: Rng + ?Sized>(f: &Factory<'_>, test: &mut Test, rng: &mu
         });
         (made.len() == types.len()).then_some(made)
     };
-    crate::mocks::follow_calls_with(test, &calls, &mut make)
+    crate::mocks::follow_calls_with(test, calls, &mut make)
 }
 
 /// [`mutate_test`] on a test others hold too (a suite's test, kept in the
@@ -102,10 +106,9 @@ pub fn mutate_copy<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Option<Test>> {
     let mut copy = Cow::Borrowed(test);
-    let mut followed = false;
-    if f.mock_feedback(test).is_some() {
-        followed = follow_mock_calls(f, copy.to_mut(), rng);
-    }
+    let followed = f
+        .mock_feedback(test)
+        .is_some_and(|calls| follow_mock_calls(f, calls, copy.to_mut(), rng));
     let changed = mutate_via(f, &mut copy, Cow::to_mut, rng)? || followed;
     Ok(changed.then(|| copy.into_owned()))
 }

@@ -9,6 +9,7 @@
 //! assert!(calls.matches(&stubs));
 //! ```
 
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use serde::{Deserialize, Serialize};
 
 use crate::statement::{Name, VarRef};
@@ -29,6 +30,34 @@ pub struct Stub {
 }
 
 impl Stub {
+    /// Checks the stub's shape — its method not stubbed in `earlier` too, answers only for a
+    /// non-`void` method, at least one and at most [`MAX_ANSWERS`] — and gives the method's
+    /// return type (which each answer must fit); the problem otherwise.
+    pub(crate) fn check(&self, earlier: &[Stub]) -> Result<Option<FieldType>, String> {
+        let what = format!("stub {}{}", self.name, self.descriptor);
+        if earlier
+            .iter()
+            .any(|o| o.name == self.name && o.descriptor == self.descriptor)
+        {
+            return Err(format!("{what} is given twice"));
+        }
+        let ret = MethodDescriptor::parse_return(&self.descriptor).map_err(|e| e.to_string())?;
+        match ret {
+            None if !self.answers.is_empty() => {
+                return Err(format!("{what}: answers for a void method"));
+            }
+            Some(_) if self.answers.is_empty() => return Err(format!("{what}: no answer")),
+            _ => {}
+        }
+        if self.answers.len() > MAX_ANSWERS {
+            return Err(format!(
+                "{what}: {} answers, at most {MAX_ANSWERS}",
+                self.answers.len()
+            ));
+        }
+        Ok(ret)
+    }
+
     /// A stub of method `name` `descriptor` answering `answers`.
     #[must_use]
     pub fn new(name: &str, descriptor: &str, answers: Vec<VarRef>) -> Self {

@@ -705,10 +705,25 @@ impl Test {
                 Ok(d.ret)
             };
             let mut ret = None;
-            match s {
+            // A private access is checked as the member access it wraps, standing here.
+            if let Statement::Private(inner) = s
+                && !matches!(
+                    **inner,
+                    Statement::Method { .. }
+                        | Statement::FieldRead { .. }
+                        | Statement::FieldWrite { .. }
+                )
+            {
+                return Err(bad(
+                    "private access to something other than a method or field".into(),
+                ));
+            }
+            match s.unwrapped() {
+                // (A private access is unwrapped above.)
                 Statement::Primitive(_)
                 | Statement::EnumConstant { .. }
-                | Statement::ArrayNew { .. } => {}
+                | Statement::ArrayNew { .. }
+                | Statement::Private(_) => {}
                 Statement::Null { ty } => {
                     if !ty.is_reference() {
                         return Err(bad(format!("null of primitive type {}", java_type(ty))));
@@ -765,53 +780,17 @@ impl Test {
                         return Err(bad("cast to a primitive type".into()));
                     }
                 }
-                Statement::Private(inner) => {
-                    if !matches!(
-                        **inner,
-                        Statement::Method { .. }
-                            | Statement::FieldRead { .. }
-                            | Statement::FieldWrite { .. }
-                    ) {
-                        return Err(bad(
-                            "private access to something other than a method or field".into(),
-                        ));
-                    }
-                    // The inner statement, checked as if it stood here.
-                    let mut prefix = Test::new(self.statements[..index].to_vec());
-                    prefix.statements.push((**inner).clone());
-                    prefix.validate()?;
-                }
                 Statement::Mock { stubs, .. } => {
                     for (k, stub) in stubs.iter().enumerate() {
-                        let what = format!("stub {}{}", stub.name, stub.descriptor);
-                        if stubs[..k]
-                            .iter()
-                            .any(|o| o.name == stub.name && o.descriptor == stub.descriptor)
-                        {
-                            return Err(bad(format!("{what} is given twice")));
-                        }
-                        let ret = MethodDescriptor::parse_return(&stub.descriptor)
-                            .map_err(|e| bad(e.to_string()))?;
-                        match ret {
-                            None if !stub.answers.is_empty() => {
-                                return Err(bad(format!("{what}: answers for a void method")));
-                            }
-                            Some(_) if stub.answers.is_empty() => {
-                                return Err(bad(format!("{what}: no answer")));
-                            }
-                            _ => {}
-                        }
-                        if stub.answers.len() > MAX_ANSWERS {
-                            return Err(bad(format!(
-                                "{what}: {} answers, at most {MAX_ANSWERS}",
-                                stub.answers.len()
-                            )));
-                        }
-                        if let Some(r) = &ret {
-                            for a in &stub.answers {
-                                fits(ty_of(*a)?, r)
-                                    .map_err(|why| bad(format!("{what}: answer {a}: {why}")))?;
-                            }
+                        let ret = stub.check(&stubs[..k]).map_err(bad)?;
+                        let Some(r) = &ret else { continue };
+                        for a in &stub.answers {
+                            fits(ty_of(*a)?, r).map_err(|why| {
+                                bad(format!(
+                                    "stub {}{}: answer {a}: {why}",
+                                    stub.name, stub.descriptor
+                                ))
+                            })?;
                         }
                     }
                 }

@@ -1,10 +1,9 @@
 //! The archive: for every covered goal, the shortest test found that covers it.
 //!
 //! Every executed test is offered to the archive. A test replaces the one kept for a goal when
-//! it has fewer mock and private-access statements, or as many and is shorter (ties keep the older test, so the
-//! archive only changes for a reason). The
-//! final suite of every algorithm is the archive's distinct tests, in the order of the goals
-//! they were kept for.
+//! it has fewer mock and private-access statements, or as many and is shorter (ties keep the
+//! older test, so the archive only changes for a reason). The final suite of every algorithm
+//! is the archive's distinct tests, in the order of the goals they were kept for.
 //!
 //! ```
 //! use ferrosuite_search::engine::Archive;

@@ -305,7 +305,7 @@ pub struct Factory<'a> {
     returning: RefCell<HashMap<Option<FieldType>, Arc<[Call<'a>]>, FixedState>>,
     /// The share of the budget spent, as the engine last said ([`Factory::set_progress`]):
     /// optional mocks start at `S_FM`.
-    progress: std::cell::Cell<f64>,
+    progress: f64,
     /// What the mocks of tests that ran were called for, by [`crate::mocks::test_key`], where
     /// their stubs did not say so: the next mutation of such a test makes its stubs follow.
     mock_feedback: HashMap<u64, Vec<MockCalls>, FixedState>,
@@ -517,7 +517,7 @@ impl<'a> Factory<'a> {
             creators,
             type_memo: RefCell::default(),
             returning: RefCell::default(),
-            progress: std::cell::Cell::new(0.0),
+            progress: 0.0,
             mock_feedback: HashMap::default(),
             private_calls,
         })
@@ -530,14 +530,14 @@ impl<'a> Factory<'a> {
     }
 
     /// Tells the factory the share of the budget spent (in \[0, 1\]).
-    pub fn set_progress(&self, progress: f64) {
-        self.progress.set(progress);
+    pub fn set_progress(&mut self, progress: f64) {
+        self.progress = progress;
     }
 
     /// The share of the budget spent, as last told.
     #[must_use]
     pub fn progress(&self) -> f64 {
-        self.progress.get()
+        self.progress
     }
 
     /// Takes in what the mocks of tests that ran were called for (keyed by

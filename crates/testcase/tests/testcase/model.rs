@@ -151,3 +151,32 @@ proptest! {
         prop_assert!(t.statements.iter().enumerate().all(|(i, s)| s.uses().iter().all(|r| r.index() < i)));
     }
 }
+
+#[test]
+fn a_private_access_is_checked_as_the_member_access_it_wraps() {
+    let private = |s: Statement| Statement::Private(Box::new(s));
+    let ok = Test::new(vec![
+        Statement::constructor("C", "()V", vec![]),
+        Statement::Primitive(Prim::Int(1)),
+        private(Statement::method(
+            "C",
+            "p",
+            "(I)I",
+            Some(VarRef(0)),
+            vec![VarRef(1)],
+        )),
+    ]);
+    assert!(ok.validate().is_ok());
+    let mut wrong_args = ok.clone();
+    wrong_args.statements[2] = private(Statement::method(
+        "C",
+        "p",
+        "(II)I",
+        Some(VarRef(0)),
+        vec![VarRef(1)],
+    ));
+    assert!(wrong_args.validate().is_err());
+    let mut not_a_member = ok;
+    not_a_member.statements[2] = private(Statement::Primitive(Prim::Int(2)));
+    assert!(not_a_member.validate().is_err());
+}
