@@ -164,3 +164,33 @@ fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of
         assert_eq!(round, ferrosuite_generate::validate::Round::default());
     }
 }
+
+#[test]
+fn cast_classes_are_mocked_where_the_code_tests_for_them() {
+    let Some(mut config) = config(JUnit::Five, ferrosuite_testkit::mockito()) else {
+        return;
+    };
+    config.budget = Budget::statements(10_000);
+    let g = generate(&config, "mocking.Kinds", &mut Quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    let s = &class.source;
+    assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{g:?}\n{s}");
+    for (outcome, mock) in [
+        (
+            "\"parameterized\"",
+            "mock(ParameterizedType.class, UNSTUBBED)",
+        ),
+        (
+            "\"parameterized ?\"",
+            ".when(parameterizedType).getRawType();",
+        ),
+        ("\"wildcard\"", "mock(WildcardType.class, UNSTUBBED)"),
+        ("\"array\"", "mock(GenericArrayType.class, UNSTUBBED)"),
+    ] {
+        assert!(s.contains(outcome), "{outcome} is not asserted:\n{s}");
+        assert!(s.contains(mock), "no {mock}:\n{s}");
+    }
+    config.search.mocking.mocks = false;
+    let without = generate(&config, "mocking.Kinds", &mut Quiet).unwrap();
+    assert!(without.branches_covered < g.branches_covered, "{without:?}");
+}

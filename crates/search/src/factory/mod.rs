@@ -354,6 +354,9 @@ struct Creators<'a> {
     string_fits: bool,
     /// Whether a mock may stand for a value of the type (see `ferrosuite_mocking`).
     mockable: bool,
+    /// Cast classes of the type that may be mocked (`TypeInfo::cast_subtypes`): each is one
+    /// more way to make a value, chosen like a generator.
+    cast_mocks: Vec<String>,
 }
 
 /// The parameter types of a cluster's calls, by call. Keyed by the address of the operation
@@ -401,6 +404,7 @@ impl<'a> Factory<'a> {
             };
             let set = subtypes.entry(w.clone()).or_default();
             set.extend(info.subtypes.iter().cloned());
+            set.extend(info.cast_subtypes.iter().cloned());
             set.extend(jdk_default_subtypes(w).iter().map(|s| (*s).to_string()));
             for op in cluster.generators_for(&info.ty) {
                 if let Some(FieldType::Object(r)) = op.ret.as_ref().map(|r| &r.ty) {
@@ -499,10 +503,36 @@ impl<'a> Factory<'a> {
                     generators: cluster.generators_for(&info.ty),
                     string_fits: info.subtypes.iter().any(|s| s == STRING),
                     mockable,
+                    cast_mocks: Vec::new(),
                 };
                 (info.ty.clone(), c)
             })
+            .collect::<HashMap<FieldType, Creators<'a>>>();
+        // Mocks of cast classes, once the cast classes' own creators say they may be mocked.
+        let mut creators = creators;
+        let cast_mocks: Vec<(FieldType, Vec<String>)> = cluster
+            .types
+            .values()
+            .filter(|info| !info.cast_subtypes.is_empty())
+            .map(|info| {
+                let mockable = info
+                    .cast_subtypes
+                    .iter()
+                    .filter(|s| {
+                        creators
+                            .get(&FieldType::Object((*s).clone()))
+                            .is_some_and(|c| c.mockable)
+                    })
+                    .cloned()
+                    .collect();
+                (info.ty.clone(), mockable)
+            })
             .collect();
+        for (ty, mocks) in cast_mocks {
+            if let Some(c) = creators.get_mut(&ty) {
+                c.cast_mocks = mocks;
+            }
+        }
         Ok(Factory {
             cluster,
             config,

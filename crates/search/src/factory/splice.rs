@@ -229,27 +229,42 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
             FieldType::Object(_) => {
                 // The type's generators, then a string when one fits: one chosen uniformly.
                 let f = self.f;
-                let (generators, string_fits, mockable) =
-                    f.creators.get(ty).map_or((&[][..], false, false), |c| {
-                        (&c.generators[..], c.string_fits, c.mockable)
-                    });
-                let options = generators.len() + usize::from(string_fits);
+                let (generators, string_fits, mockable, cast_mocks) =
+                    f.creators
+                        .get(ty)
+                        .map_or((&[][..], false, false, &[][..]), |c| {
+                            (
+                                &c.generators[..],
+                                c.string_fits,
+                                c.mockable,
+                                &c.cast_mocks[..],
+                            )
+                        });
+                let options = generators.len() + usize::from(string_fits) + cast_mocks.len();
                 // A type nothing builds is always mocked; any other mockable type with P_FM
                 // once S_FM of the budget is spent (PAFM III-C).
+                // A mock of the type may instead be one of its cast classes.
                 let mocking = &f.config.mocking;
                 if mockable
-                    && (options == 0
+                    && (options == cast_mocks.len()
                         || mocking.may_mock_optionally(f.progress())
                             && chance(self.rng, mocking.mock_probability))
                 {
                     let FieldType::Object(class) = ty else {
                         return None;
                     };
+                    let class = match cast_mocks.len() {
+                        0 => class,
+                        n => match index(self.rng, n + 1) {
+                            0 => class,
+                            k => &cast_mocks[k - 1],
+                        },
+                    };
                     let mock = Statement::Mock {
                         class: class.as_str().into(),
                         stubs: Vec::new(),
                     };
-                    return self.push(mock, Some(ty.clone()));
+                    return self.push(mock, Some(FieldType::Object(class.clone())));
                 }
                 if options == 0 {
                     return None;
@@ -258,8 +273,19 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
                     let choice = index(self.rng, options);
                     let mark = self.len();
                     let made = match generators.get(choice) {
-                        None => self.push_constant(&FieldType::Object(STRING.into())),
                         Some(&op) => self.call(Call::Op(op), depth, None, None),
+                        None => match cast_mocks.get(choice - generators.len()) {
+                            Some(class) => {
+                                // A mock of a cast class: typed as the subtype, so later
+                                // statements and stubs see what it is.
+                                let mock = Statement::Mock {
+                                    class: class.as_str().into(),
+                                    stubs: Vec::new(),
+                                };
+                                self.push(mock, Some(FieldType::Object(class.clone())))
+                            }
+                            None => self.push_constant(&FieldType::Object(STRING.into())),
+                        },
                     };
                     if made.is_some() {
                         return made;

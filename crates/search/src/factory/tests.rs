@@ -62,6 +62,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
             depth: 0,
             generators: vec![ctor.clone(), of.clone()],
             subtypes: Vec::new(),
+            cast_subtypes: Vec::new(),
         },
     );
     types.insert(
@@ -74,6 +75,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
             depth: 1,
             generators: Vec::new(),
             subtypes: vec!["p/Circle".into()],
+            cast_subtypes: Vec::new(),
         },
     );
     let circle = FieldType::Object("p/Circle".into());
@@ -97,6 +99,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
             depth: 1,
             generators: vec![circle_ctor],
             subtypes: Vec::new(),
+            cast_subtypes: Vec::new(),
         },
     );
     TestCluster {

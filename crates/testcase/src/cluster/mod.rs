@@ -416,6 +416,11 @@ pub struct TypeInfo {
     /// and the JDK defaults): the JDK defaults first, then the user's classes in the CUT's
     /// package, then other user classes, each by name.
     pub subtypes: Vec<String>,
+    /// Interfaces and abstract classes that are strict subtypes of the type and that the CUT's
+    /// code tests for with `instanceof` or `checkcast` (its cast classes): values of them are
+    /// mocks, by name.
+    #[serde(default)]
+    pub cast_subtypes: Vec<String>,
 }
 
 /// The test cluster of a class under test. See the [module documentation](self).

@@ -910,3 +910,24 @@ fn commons_collections4_hash_bag() {
     assert_eq!(coll.subtypes[0], "java/util/ArrayList");
     assert!(c.type_info(&object("java/lang/Integer")).is_some());
 }
+
+#[test]
+fn cast_classes_of_the_cut_and_its_nested_classes_are_cast_subtypes() {
+    let c = build(fixture_cp(), "mocking/Kinds");
+    let ty = &c.types[&object("java/lang/reflect/Type").descriptor()];
+    // Alphabetical; `Class` is concrete and `Kinds$Checker` no subtype of `Type`.
+    assert_eq!(
+        ty.cast_subtypes,
+        [
+            "java/lang/reflect/GenericArrayType",
+            "java/lang/reflect/ParameterizedType",
+            "java/lang/reflect/WildcardType"
+        ]
+    );
+    let p = &c.types[&object("java/lang/reflect/ParameterizedType").descriptor()];
+    assert_eq!(p.kind, TypeKind::Interface);
+    assert!(p.generators.is_empty() && p.cast_subtypes.is_empty());
+    // Types the CUT never tests keep none.
+    let cut = &c.types[&object("mocking/Kinds").descriptor()];
+    assert!(cut.cast_subtypes.is_empty());
+}

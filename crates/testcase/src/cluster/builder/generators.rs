@@ -115,6 +115,7 @@ impl Builder<'_> {
             depth,
             generators: Vec::new(),
             subtypes: Vec::new(),
+            cast_subtypes: Vec::new(),
         };
         match ty {
             FieldType::Array(c) => {
@@ -143,7 +144,13 @@ impl Builder<'_> {
                 }
             }
         }
-        for s in info.subtypes.clone() {
+        for s in info
+            .subtypes
+            .iter()
+            .chain(&info.cast_subtypes)
+            .cloned()
+            .collect::<Vec<_>>()
+        {
             self.enqueue(&FieldType::Object(s), depth);
         }
         self.types.insert(ty.descriptor(), info);
@@ -282,6 +289,7 @@ impl Builder<'_> {
         if is_iface || is_abstract || !jdk_default_subtypes(name).is_empty() {
             info.subtypes = self.subtypes(name);
         }
+        info.cast_subtypes = self.cast_subtypes(name);
     }
 
     // --- subtypes ----------------------------------------------------------------------------

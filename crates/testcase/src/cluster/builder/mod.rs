@@ -1,5 +1,6 @@
 //! Building the cluster: class facts, type resolution, the walk over needed types, result calls.
 
+mod casts;
 mod generators;
 mod members;
 
@@ -77,6 +78,8 @@ pub(super) struct Builder<'a> {
     /// The CUT's static methods and fields with a reference result: factories for other types.
     cut_statics: Vec<Operation>,
     cut_params: Vec<TypeParameter>,
+    /// The CUT's cast classes (see `casts`).
+    casts: BTreeSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -105,6 +108,7 @@ impl<'a> Builder<'a> {
             queued: HashSet::new(),
             cut_statics: Vec::new(),
             cut_params: Vec::new(),
+            casts: BTreeSet::new(),
         })
     }
 
@@ -158,6 +162,7 @@ impl<'a> Builder<'a> {
             .map(|s| s.type_params)
             .unwrap_or_default();
 
+        self.casts = self.cast_classes(&cut);
         let cut_params = self.cut_params.clone();
         let (constructors, methods, fields) = self.collect_members(&cut, &cf, &cut_params);
         let private_members = self.private_members(&cut, &cf, &cut_params);
