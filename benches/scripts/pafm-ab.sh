@@ -33,7 +33,7 @@ L=org.apache.commons.lang3
 CLASSES=${CLASSES:-"$G.base.Stopwatch $G.reflect.TypeResolver $G.util.concurrent.Striped
 $G.util.concurrent.MoreExecutors $G.base.Suppliers $T.format.DateTimeFormatter
 $T.format.PeriodFormatter $T.format.DateTimeFormatterBuilder
-$M.ode.nonstiff.DormandPrince54Integrator $M.ode.nonstiff.ClassicalRungeKuttaIntegrator
+$M.ode.nonstiff.DormandPrince54Integrator $C.iterators.CollatingIterator
 $M.fitting.leastsquares.LevenbergMarquardtOptimizer $M.analysis.solvers.BrentSolver
 $M.analysis.integration.SimpsonIntegrator $M.optim.univariate.BrentOptimizer
 $C.iterators.FilterIterator $C.comparators.ComparatorChain $C.map.LazyMap
