@@ -20,10 +20,18 @@ import java.util.TreeMap;
  * after the test ({@link #calledMethods}, {@link #callCounts}) and the search makes the stubs
  * follow them. {@code toString()} is neither stubbed nor counted: it returns
  * {@link #TO_STRING}, as emitted tests do.
+ *
+ * <p>A mock called more than {@link #CALL_LIMIT} times for one method aborts the test as the
+ * loop limit does: code that loops on what a mock answers (an integrator stepping on a mocked
+ * function) would otherwise spend the loop limit's iterations on Mockito calls of a few
+ * microseconds each.
  */
 public final class Mocks implements InvocationHandler {
     /** What {@code toString()} of a mock returns. */
     public static final String TO_STRING = "mock";
+
+    /** Calls of one method of one mock after which the test is aborted. */
+    public static final int CALL_LIMIT = 1000;
 
     private static Method mockMethod;
     /** {@code Mockito.withSettings()} and the settings' methods ({@code mockMaker} when the
@@ -149,7 +157,11 @@ public final class Mocks implements InvocationHandler {
             count = new int[1];
             calls.put(key, count);
         }
-        count[0]++;
+        if (++count[0] > CALL_LIMIT) {
+            Probe.abort = true;
+            throw new AbortError("mock call limit of " + CALL_LIMIT + " calls of " + key
+                + " exceeded");
+        }
         Object[] given = answers.get(key);
         if (given != null) {
             if (given.length == 0) return null;
