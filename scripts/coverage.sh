@@ -42,6 +42,10 @@ else
 fi
 # Mockito for tests that mock (Debian's by default; MOCKITO_CP for another).
 mockito_cp=${MOCKITO_CP:-$J/mockito-core.jar:$J/byte-buddy.jar:$J/byte-buddy-agent.jar:$J/objenesis.jar}
+# The runtime of tests that reproduce the controlled environment, written beside them.
+if [ -f "$out/src/test/java/ferrosuite-runtime.jar" ]; then
+  mockito_cp=$mockito_cp:$out/src/test/java/ferrosuite-runtime.jar
+fi
 junit_cp=$junit_cp:$mockito_cp
 status=0
 for class in "${classes[@]}"; do

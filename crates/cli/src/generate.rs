@@ -110,6 +110,10 @@ pub struct Request {
     /// No calls of private methods or writes of private fields by reflection.
     #[arg(long)]
     pub no_private_access: bool,
+    /// Let the code under test read the machine's clock and randomness instead of the
+    /// controlled environment's virtual clock and deterministic seeds.
+    #[arg(long)]
+    pub no_environment: bool,
     /// `P_FM`: probability of a mock for a type real objects can give too, once --mock-start of
     /// the budget is spent (default 0.8).
     #[arg(long, value_name = "P")]
@@ -242,6 +246,7 @@ fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
         test_timeout: Duration::from_millis(req.timeout_ms),
         release: req.release,
         validate: !req.no_validate,
+        environment: !req.no_environment,
         java_home: req.java_home.clone(),
         test_classpath: split_classpath(req.test_classpath.as_deref().unwrap_or("")),
         ..Config::default()

@@ -44,6 +44,7 @@
 //!     leaked_threads: vec![],
 //!     reset_classes: vec![],
 //!     mock_calls: vec![],
+//!     reads_environment: false,
 //!     micros: 0,
 //! };
 //! let a = candidates(&test, &result, &Limits::default());
@@ -263,6 +264,7 @@ mod tests {
             leaked_threads: vec![],
             reset_classes: vec![],
             mock_calls: vec![],
+            reads_environment: false,
             micros: 0,
         }
     }

@@ -67,6 +67,18 @@ pub struct Setup {
     /// Milliseconds added to the clock the code under test reads (0: the real clock; see
     /// [`ferrosuite_bytecode::instrument::clock`]).
     pub clock_shift_ms: i64,
+    /// Whether the code under test reads the controlled environment: a virtual clock (moved
+    /// by `clock_shift_ms`) and deterministic randomness (see
+    /// [`ferrosuite_bytecode::instrument::environment`]).
+    #[serde(default)]
+    pub environment: bool,
+    /// Mixed into the controlled environment's random seeds (0 in the search).
+    #[serde(default)]
+    pub random_salt: i64,
+    /// Milliseconds the controlled environment's virtual clock moves on per read (1 in the
+    /// search).
+    #[serde(default)]
+    pub clock_step_ms: i64,
     /// Jars of the tools the worker itself uses (Mockito and what it needs), put on the JVM's
     /// class path, outside the sandbox and the instrumentation.
     #[serde(default)]
@@ -346,6 +358,9 @@ mod tests {
             thread_grace_ms: 5,
             sandbox: true,
             clock_shift_ms: 0,
+            environment: true,
+            random_salt: 3,
+            clock_step_ms: 2,
             tools: Vec::new(),
             observe_private: false,
         };

@@ -328,6 +328,10 @@ pub struct TestResult {
     /// The calls each mock of the test got, by mock statement (only mocks that were made).
     #[serde(default)]
     pub mock_calls: Vec<MockCalls>,
+    /// Whether the code under test (or a statement) read the controlled environment's
+    /// virtual clock or seeded randomness (always false without it).
+    #[serde(default)]
+    pub reads_environment: bool,
     /// Wall time of the test in the worker, in microseconds (not deterministic; not part of
     /// any comparison).
     pub micros: u64,
@@ -346,6 +350,7 @@ impl TestResult {
             leaked_threads: Vec::new(),
             reset_classes: Vec::new(),
             mock_calls: Vec::new(),
+            reads_environment: false,
             micros: 0,
         }
     }

@@ -438,6 +438,7 @@ mod tests {
             leaked_threads: Vec::new(),
             reset_classes: Vec::new(),
             mock_calls: Vec::new(),
+            reads_environment: false,
             micros: 0,
         }
     }

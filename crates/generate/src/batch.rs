@@ -408,6 +408,13 @@ pub fn run_batch(batch: &Batch, events: &dyn Events) -> Result<Report> {
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     entries.sort_by_key(|e| e.0);
+    // Test classes that reproduce the controlled environment need the runtime jar beside them.
+    if entries
+        .iter()
+        .any(|(_, e)| e.file.is_some() && e.generated.as_ref().is_some_and(|g| g.environment))
+    {
+        crate::runtime_jar::write_runtime_jar(&root, true)?;
+    }
     let classpath: Vec<String> = config
         .classpath
         .iter()

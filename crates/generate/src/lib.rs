@@ -12,9 +12,10 @@
 //! 4. run the minimised tests once more with observation on: their outcomes and the values
 //!    they produce become candidate assertions and expected exceptions (`emit::assertions`);
 //! 5. stability: rerun them [`Config::stability_runs`] times, each in a fresh host (new
-//!    JVMs, so new random seeds) with the clock the code under test reads moved by one of
-//!    [`CLOCK_SHIFTS_MS`] (so that dates and times differ even within the same day: a test
-//!    asserting today's day of the month would fail tomorrow) and another test order, every
+//!    JVMs) with the clock the code under test reads moved by one of [`CLOCK_SHIFTS_MS`] (so
+//!    that dates and times differ even within the same day: a test asserting today's day of
+//!    the month would fail tomorrow), other random seeds (another salt of the controlled
+//!    environment's seeds; new JVMs' own otherwise) and another test order, every
 //!    other one with real identity hash codes (the search and the first run have every one
 //!    1: [`ferrosuite_exec::FIXED_IDENTITY_HASHES`]); a test whose outcome
 //!    changes is dropped, an assertion whose value changes is dropped;
@@ -47,6 +48,7 @@ pub mod batch;
 pub mod error;
 pub mod jars;
 pub mod project;
+pub mod runtime_jar;
 pub mod shard;
 pub mod validate;
 
@@ -131,6 +133,9 @@ pub struct Config {
     pub test_timeout: Duration,
     /// Reruns for the stability check (each in fresh JVMs, in another order).
     pub stability_runs: usize,
+    /// Run the code under test in the controlled environment (a virtual clock, deterministic
+    /// randomness: [`HostConfig::environment`]) during the search and the checks.
+    pub environment: bool,
     /// `javac --release` of the emitted sources (and the JDK signatures they may use); by
     /// default the Java version of the class under test's class file (8 at least: major 69
     /// gives 25).
@@ -172,6 +177,7 @@ impl Default for Config {
             workers: 1,
             test_timeout: Duration::from_secs(3),
             stability_runs: 2,
+            environment: true,
             release: None,
             validate: true,
             java_home: None,
@@ -241,6 +247,11 @@ pub struct Generated {
     /// The `javac --release` the tests were emitted for.
     #[serde(default)]
     pub release: u16,
+    /// The tests reproduce the controlled environment (the virtual clock and seeded
+    /// randomness the code under test read in the search): they need
+    /// [`runtime_jar::RUNTIME_JAR`] and Byte Buddy's agent on their class path.
+    #[serde(default)]
+    pub environment: bool,
     /// Things worth telling the user.
     pub notes: Vec<String>,
 }
@@ -268,6 +279,7 @@ fn host_config(
         timeout: config.test_timeout,
         worker: config.worker.clone(),
         java_home: Some(jdk.home.clone()),
+        environment: config.environment,
         ..HostConfig::default()
     }
 }
@@ -477,12 +489,30 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_skipped: 0,
         java: jdk.feature,
         release,
+        environment: false,
         notes,
     };
     // The final run, with observation, and the reruns.
     let tests = result.tests;
     let first = host.run(&tests, true)?;
     drop(host);
+    // Tests that read the controlled environment reproduce it when emitted (hooks in the
+    // class; the runtime jar and Byte Buddy's agent, which comes with Mockito, on the test
+    // class path); the reruns then leave it as the search had it.
+    let reproduce = config.environment
+        && first.iter().any(|r| r.reads_environment)
+        && match jar_search.mockito() {
+            Ok(jars) if jars.iter().any(|j| is_agent(j)) => true,
+            found => {
+                out.notes.push(format!(
+                    "the tests do not reproduce the controlled environment (assertions on \
+                     the clock and randomness are left out): no Byte Buddy agent{}",
+                    found.err().map_or_else(String::new, |e| format!(" ({e})"))
+                ));
+                false
+            }
+        };
+    out.environment = reproduce;
     let mut reruns: Vec<Vec<TestResult>> = Vec::new();
     for k in 0..config.stability_runs {
         let mut order: Vec<usize> = (0..tests.len()).collect();
@@ -493,7 +523,12 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
         let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
-        hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
+        if !reproduce {
+            // What the emitted tests will not reproduce moves, so what depends on it shows.
+            hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
+            hc.random_salt = k as i64 + 1;
+            hc.clock_step_ms = k as i64 + 2;
+        }
         if k % 2 == 0 {
             // Real identity hash codes, where the search and the first run had all of them 1:
             // values that show identity hashes (or iteration orders that follow them)
@@ -545,6 +580,15 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         None => true,
     });
+    let with_environment;
+    let config = if reproduce {
+        let mut c = config.clone();
+        c.emit.environment = true;
+        with_environment = c;
+        &with_environment
+    } else {
+        config
+    };
     let class = if config.validate {
         let tools = Tools::new(&jdk, jar_search);
         validated(
@@ -565,6 +609,12 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Whether a jar is Byte Buddy's agent (`byte-buddy-agent.jar`, `byte-buddy-agent-1.15.4.jar`).
+fn is_agent(jar: &Path) -> bool {
+    jar.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("byte-buddy-agent"))
 }
 
 /// Whether a rerun ended like the first run: same status kind, same statements executed,
@@ -688,15 +738,20 @@ pub fn write(out: &Path, class: &EmittedClass, overwrite: bool) -> Result<PathBu
     }
     // Written whole or not at all: a file cut short would begin with the marker and a later
     // run would take the class as done.
+    write_whole(&path, class.source.as_bytes())?;
+    Ok(path)
+}
+
+/// Writes `bytes` to `path` whole or not at all (a temporary file beside it, then a rename).
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     let file_name = path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
     let temp = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-    std::fs::write(&temp, &class.source)
-        .and_then(|()| std::fs::rename(&temp, &path))
+    std::fs::write(&temp, bytes)
+        .and_then(|()| std::fs::rename(&temp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&temp);
             Error::Tool(format!("{}: {e}", path.display()))
-        })?;
-    Ok(path)
+        })
 }

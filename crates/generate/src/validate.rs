@@ -18,8 +18,10 @@
 //! ```
 
 use std::collections::BTreeSet;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use ferrosuite_bytecode::jdk::Jdk;
 use ferrosuite_emit::JUnit;
@@ -218,9 +220,13 @@ pub fn check(
         .iter()
         .map(|p| absolute(p))
         .collect();
+    // Tests that reproduce the controlled environment: the runtime jar, and Byte Buddy's
+    // agent (Mockito's jars bring it).
+    let environment = source.contains("import org.ferrosuite.rt.Environment;");
     // Mockito for tests with mocks (the test class path's own, when it has one).
     let mockito = if source.contains("import static org.mockito.")
         || source.contains("import org.mockito.")
+        || environment
     {
         tools.jars.mockito()?
     } else {
@@ -230,6 +236,12 @@ pub fn check(
     cp.extend(test_classpath.iter().cloned());
     cp.extend(junit_jars.iter().cloned());
     cp.extend(mockito.iter().cloned());
+    let runtime = if environment {
+        vec![crate::runtime_jar::write_runtime_jar(dir, true)?]
+    } else {
+        Vec::new()
+    };
+    cp.extend(runtime.iter().cloned());
     let joined = join(&cp);
     let o = Command::new(&tools.javac)
         .args(["--release", &release.to_string()])
@@ -290,7 +302,12 @@ pub fn check(
     run_cp.extend(classpath.iter().cloned());
     run_cp.extend(test_classpath);
     run_cp.extend(mockito);
+    run_cp.extend(runtime);
     let mut skipped = Vec::new();
+    // A run that does not end (a test left a thread or a shutdown hook that waits) is stopped:
+    // at the latest after a minute plus the tests' own time limits, and a few seconds after
+    // JUnit has reported.
+    let limit = Duration::from_secs(60 + 5 * test_names.len() as u64);
     let failing = match junit {
         JUnit::Five => {
             let console = tools.jars.junit5_console()?;
@@ -298,8 +315,8 @@ pub fn check(
             let _ = std::fs::remove_dir_all(&reports);
             // The tests run for real here (the sandbox is the search's): in the scratch
             // directory, so that relative paths cannot reach the user's files.
-            let o = Command::new(&tools.java)
-                .current_dir(dir)
+            let mut cmd = Command::new(&tools.java);
+            cmd.current_dir(dir)
                 .arg("-jar")
                 .arg(&console)
                 .args([
@@ -310,9 +327,10 @@ pub fn check(
                 .arg("--reports-dir")
                 .arg(&reports)
                 .arg("-cp")
-                .arg(join(&run_cp))
-                .args(["--select-class", qualified])
-                .output()
+                .arg(join(&run_cp));
+            cmd.args(["--select-class", qualified]);
+            let report = reports.join("TEST-junit-jupiter.xml");
+            let o = run_bounded(&mut cmd, limit, &|_| report.exists())
                 .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
             let xml =
                 std::fs::read_to_string(reports.join("TEST-junit-jupiter.xml")).map_err(|e| {
@@ -327,13 +345,16 @@ pub fn check(
         }
         JUnit::Four => {
             run_cp.extend(junit_jars.iter().cloned());
-            let o = Command::new(&tools.java)
-                .current_dir(dir)
+            let mut cmd = Command::new(&tools.java);
+            cmd.current_dir(dir)
                 .arg("-cp")
                 .arg(join(&run_cp))
-                .args(["org.junit.runner.JUnitCore", qualified])
-                .output()
-                .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
+                .args(["org.junit.runner.JUnitCore", qualified]);
+            // JUnitCore's summary line comes last.
+            let o = run_bounded(&mut cmd, limit, &|out| {
+                out.contains("\nOK (") || out.contains("\nTests run: ")
+            })
+            .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
             let text = String::from_utf8_lossy(&o.stdout);
             let f = failing_junit4(&text);
             if !o.status.success() && f.is_empty() {
@@ -352,6 +373,74 @@ pub fn check(
     })
 }
 
+/// Runs `cmd` with its output captured; kills it `limit` after the start, or a few seconds
+/// after `done` (given the standard output so far) first says the run has reported, and
+/// returns what it printed (with a failed status when it was killed).
+fn run_bounded(
+    cmd: &mut Command,
+    limit: Duration,
+    done: &dyn Fn(&str) -> bool,
+) -> std::io::Result<Output> {
+    /// What a run gets after it has reported, to exit by itself.
+    const GRACE: Duration = Duration::from_secs(5);
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let pipe = |p: Option<Box<dyn std::io::Read + Send>>| {
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&shared);
+        let reader = std::thread::spawn(move || {
+            let Some(mut p) = p else { return };
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = p.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .extend_from_slice(&buf[..n]);
+            }
+        });
+        (shared, reader)
+    };
+    let (stdout, out_reader) = pipe(child.stdout.take().map(|p| Box::new(p) as _));
+    let (stderr, err_reader) = pipe(child.stderr.take().map(|p| Box::new(p) as _));
+    let start = Instant::now();
+    let mut reported: Option<Instant> = None;
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        if reported.is_none() {
+            let so_far = stdout
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            if done(&String::from_utf8_lossy(&so_far)) {
+                reported = Some(Instant::now());
+            }
+        }
+        let late = reported.is_some_and(|r| r.elapsed() > GRACE) || start.elapsed() > limit;
+        if late {
+            let _ = child.kill();
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = out_reader.join();
+    let _ = err_reader.join();
+    let take = |b: std::sync::Arc<std::sync::Mutex<Vec<u8>>>| {
+        std::mem::take(&mut *b.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    };
+    Ok(Output {
+        status,
+        stdout: take(stdout),
+        stderr: take(stderr),
+    })
+}
+
 fn join(paths: &[PathBuf]) -> String {
     paths
         .iter()
@@ -361,8 +450,48 @@ fn join(paths: &[PathBuf]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_that_does_not_end_is_stopped() {
+        // Reported, then hanging (a shutdown hook that waits): stopped after the grace.
+        let start = Instant::now();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo; echo 'OK (1 test)'; exec sleep 60"]);
+        let o = run_bounded(&mut cmd, Duration::from_secs(50), &|out| {
+            out.contains("\nOK (")
+        })
+        .unwrap();
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stdout).contains("OK (1 test)"));
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+        // Never reporting: stopped at the limit.
+        let start = Instant::now();
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "exec sleep 60"]);
+        let o = run_bounded(&mut cmd, Duration::from_secs(1), &|_| false).unwrap();
+        assert!(!o.status.success());
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            start.elapsed()
+        );
+        // Ending by itself: its status and output as they are.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo out; echo err >&2"]);
+        let o = run_bounded(&mut cmd, Duration::from_secs(50), &|_| false).unwrap();
+        assert!(o.status.success());
+        assert_eq!(
+            (&o.stdout[..], &o.stderr[..]),
+            (&b"out\n"[..], &b"err\n"[..])
+        );
+    }
 
     #[test]
     fn javac_errors_are_mapped_to_lines() {

@@ -1,6 +1,7 @@
 //! The probe runtime of ferrosuite: the Java classes that instrumented code calls (probe
 //! arrays and distances, the class loader that asks the host for bytes, the sandbox's guards,
-//! the shifted clock), in package `org.ferrosuite.rt`.
+//! the shifted or virtual clock and the seeded randomness of the controlled environment, the
+//! mocks), in package `org.ferrosuite.rt`.
 //!
 //! The sources are in `java/`; the build script compiles them with `javac --release 8` (so this
 //! crate, unlike `ferrosuite-bytecode`, needs a JDK to build: `JAVA_HOME`, else `javac` on

@@ -15,11 +15,17 @@
 //! | `Clock.systemUTC()`, `systemDefaultZone()`, `system(ZoneId)` | the same clocks, offset by the shift |
 //! | `Instant.now()`, and `now()` / `now(ZoneId)` of `LocalDate`, `LocalDateTime`, `LocalTime`, `ZonedDateTime`, `OffsetDateTime`, `OffsetTime`, `Year`, `YearMonth`, `MonthDay` | `instantNow()`, `localDateNow(…)`, … (`now` of the shifted clock) |
 //! | `Calendar.getInstance()` and its `(TimeZone)`, `(Locale)`, `(TimeZone, Locale)` forms | `calendar(…)`: the calendar moved by the shift |
+//! | `Thread.sleep(long)`, `Thread.sleep(long, int)` | `sleep(…)`: on the virtual clock, moves it on instead of waiting |
 //!
 //! `new Date()` is a constructor and cannot be redirected by constant: its `invokespecial
 //! java/util/Date.<init>()V` is replaced by `invokestatic SystemTime.currentTimeMillis()J;
-//! invokespecial java/util/Date.<init>(J)V` (what `Date()` does itself), with the
-//! [`CodeEditor`]; a subclass constructor calling `super()` is rewritten the same way.
+//! invokespecial java/util/Date.<init>(J)V` (what `Date()` does itself), a [seeded
+//! constructor](super::environment::SeededConstructor); a subclass constructor calling
+//! `super()` is rewritten the same way.
+//!
+//! The same rewrite serves two clocks, chosen at run time by `SystemTime`: the system clock
+//! moved by a shift (the stability check's), and the controlled environment's virtual clock
+//! ([`environment`](super::environment), which adds deterministic randomness).
 //!
 //! For example, `long t = System.currentTimeMillis();` compiles to `invokestatic
 //! java/lang/System.currentTimeMillis()J`; after [`shift_clock`] the same instruction names
@@ -39,15 +45,11 @@
 //! assert!(redirect_target("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I").is_none());
 //! ```
 
-use crate::classfile::{ClassFile, access};
-use crate::constant_pool::{Constant, CpIndex};
-use crate::error::{Error, Result, ResultExt};
-use crate::insn::Insn;
+use crate::classfile::ClassFile;
+use crate::error::{Error, Result};
 use crate::instrument::RUNTIME_PACKAGE;
-use crate::instrument::editor::CodeEditor;
-use crate::instrument::initial_frame;
+use crate::instrument::environment::{SeededConstructor, seeded_constructors};
 use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
-use crate::opcodes as op;
 
 /// Internal name of the runtime class with the shifted clock.
 pub const TIME_CLASS: &str = "org/ferrosuite/rt/SystemTime";
@@ -109,6 +111,14 @@ pub fn redirects() -> Vec<Redirect> {
         to_time(
             MemberSpec::new("java/time/Instant", "now", "()Ljava/time/Instant;"),
             "instantNow",
+        ),
+        to_time(
+            MemberSpec::new("java/lang/Thread", "sleep", "(J)V"),
+            "sleep",
+        ),
+        to_time(
+            MemberSpec::new("java/lang/Thread", "sleep", "(JI)V"),
+            "sleep",
         ),
     ];
     for (ty, stem) in NOW_TYPES {
@@ -180,78 +190,16 @@ pub fn shift_clock_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
     class.to_bytes().map(Some)
 }
 
-/// `invokespecial java/util/Date.<init>()V` → `invokestatic SystemTime.currentTimeMillis()J;
-/// invokespecial java/util/Date.<init>(J)V`.
+/// `new Date()` at the clock's time: `invokespecial java/util/Date.<init>()V` →
+/// `invokestatic SystemTime.currentTimeMillis()J; invokespecial java/util/Date.<init>(J)V`.
+pub const NEW_DATE: SeededConstructor = SeededConstructor {
+    class: "java/util/Date",
+    owner: TIME_CLASS,
+    name: "currentTimeMillis",
+};
+
 fn new_date(class: &mut ClassFile, name: &str) -> Result<usize> {
-    let cp = &class.constant_pool;
-    let mut sites: Vec<CpIndex> = Vec::new();
-    for (i, c) in cp.entries().iter().enumerate() {
-        if !matches!(c, Constant::Methodref { .. }) {
-            continue;
-        }
-        let index = CpIndex(i as u16);
-        let m = cp.member_ref(index)?;
-        if m.class == "java/util/Date" && m.name == "<init>" && m.descriptor == "()V" {
-            sites.push(index);
-        }
-    }
-    if sites.is_empty() {
-        return Ok(0);
-    }
-    let now = class
-        .constant_pool
-        .add_method_ref(TIME_CLASS, "currentTimeMillis", "()J", false)?;
-    let with_time =
-        class
-            .constant_pool
-            .add_method_ref("java/util/Date", "<init>", "(J)V", false)?;
-    let major = class.major_version;
-    let cp = &mut class.constant_pool;
-    let mut changed = 0;
-    for m in &mut class.methods {
-        let mname = cp.utf8(m.name)?.into_owned();
-        let mdesc = cp.utf8(m.descriptor)?.into_owned();
-        let is_static = m.is(access::STATIC);
-        let Some(code) = m.code_mut() else { continue };
-        let mut ed = CodeEditor::new(code).context_with(|| format!("{name}.{mname}{mdesc}"))?;
-        let mut here = 0;
-        for k in 0..ed.len() {
-            let Some((_, Insn::Cp { op: o, index })) = ed.insn(k) else {
-                continue;
-            };
-            if *o != op::INVOKESPECIAL || !sites.contains(index) {
-                continue;
-            }
-            ed.replace(
-                k,
-                vec![
-                    Insn::Cp {
-                        op: op::INVOKESTATIC,
-                        index: now,
-                    },
-                    Insn::Cp {
-                        op: op::INVOKESPECIAL,
-                        index: with_time,
-                    },
-                ],
-                2,
-            )?;
-            here += 1;
-        }
-        if here == 0 {
-            continue;
-        }
-        let initial = if code.stack_map().is_some() {
-            initial_frame(cp, name, &mname, &mdesc, is_static)?
-        } else {
-            crate::stackmap::FrameState::default()
-        };
-        *code = ed
-            .finish(code, &initial, major >= 51 || code.stack_map().is_some())
-            .context_with(|| format!("{name}.{mname}{mdesc}"))?;
-        changed += here;
-    }
-    Ok(changed)
+    seeded_constructors(class, name, &[NEW_DATE])
 }
 
 #[cfg(test)]
@@ -261,7 +209,7 @@ mod tests {
     #[test]
     fn every_stand_in_has_the_descriptor_of_its_api() {
         let all = redirects();
-        assert_eq!(all.len(), 6 + 2 * NOW_TYPES.len() + 4);
+        assert_eq!(all.len(), 8 + 2 * NOW_TYPES.len() + 4);
         for r in &all {
             assert!(r.check().is_ok(), "{r:?}");
             assert_eq!(r.to.owner, TIME_CLASS);

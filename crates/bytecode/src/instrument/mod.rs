@@ -1,6 +1,7 @@
 //! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
 //! the [`map`] that says what each probe id means, the [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
-//! the network, and the [`clock`] shift that moves the time code under test reads.
+//! the network, the [`clock`] shift that moves the time code under test reads, and the
+//! controlled [`environment`]: a virtual clock and seeded [`random`]ness.
 //!
 //! ```no_run
 //! use ferrosuite_bytecode::ClassFile;
@@ -18,9 +19,11 @@ pub mod classes;
 pub mod clock;
 pub mod data;
 pub mod editor;
+pub mod environment;
 pub mod map;
 pub mod offline;
 pub mod probes;
+pub mod random;
 pub mod redirect;
 pub mod sandbox;
 

@@ -1,6 +1,8 @@
-//! The clock shift (`instrument::clock`) on the fixtures and on the Debian subject jars:
-//! classes that read no clock stay byte-identical, the others name only the runtime's
-//! `SystemTime` afterwards, load and pass `-Xverify:all`, and a second shift changes nothing.
+//! The clock shift (`instrument::clock`) and the controlled environment
+//! (`instrument::environment`: the clock and randomness) on the fixtures and on the Debian
+//! subject jars: classes that read neither stay byte-identical, the others name only the
+//! runtime's `SystemTime` and `SystemRandom` afterwards, load and pass `-Xverify:all`, and a
+//! second rewrite changes nothing.
 
 use std::path::Path;
 
@@ -10,6 +12,8 @@ use ferrosuite_bytecode::constant_pool::Constant;
 use ferrosuite_bytecode::instrument::clock::{
     TIME_CLASS, redirects, shift_clock, shift_clock_bytes,
 };
+use ferrosuite_bytecode::instrument::environment::{self, control, control_bytes};
+use ferrosuite_bytecode::instrument::random::RANDOM_CLASS;
 use ferrosuite_runtime as runtime;
 
 use crate::java;
@@ -38,8 +42,22 @@ fn clock_calls(c: &ClassFile) -> Vec<String> {
     out
 }
 
-/// Shifts every class of `classes` (name, bytes) into `out`; returns (classes, changed).
-fn shift_all(what: &str, classes: Vec<(String, Vec<u8>)>, out: &Path) -> (usize, usize) {
+/// A rewrite of a class, and the same on bytes.
+type Rewrite = (
+    fn(&mut ClassFile) -> ferrosuite_bytecode::Result<usize>,
+    fn(&[u8]) -> ferrosuite_bytecode::Result<Option<Vec<u8>>>,
+);
+
+const SHIFT: Rewrite = (shift_clock, shift_clock_bytes);
+const CONTROL: Rewrite = (control, control_bytes);
+
+/// Rewrites every class of `classes` (name, bytes) into `out`; returns (classes, changed).
+fn shift_all(
+    what: &str,
+    classes: Vec<(String, Vec<u8>)>,
+    out: &Path,
+    (rewrite, rewrite_bytes): Rewrite,
+) -> (usize, usize) {
     let (mut n, mut changed) = (0, 0);
     for (name, bytes) in classes {
         if name.ends_with("module-info") {
@@ -47,7 +65,7 @@ fn shift_all(what: &str, classes: Vec<(String, Vec<u8>)>, out: &Path) -> (usize,
         }
         n += 1;
         let mut c = ClassFile::parse(&bytes).unwrap();
-        let sites = shift_clock(&mut c).unwrap_or_else(|e| panic!("{what} {name}: {e}"));
+        let sites = rewrite(&mut c).unwrap_or_else(|e| panic!("{what} {name}: {e}"));
         let new = c.to_bytes().unwrap();
         if sites == 0 {
             assert_eq!(new, bytes, "{what} {name}: no clock read, but changed");
@@ -57,7 +75,7 @@ fn shift_all(what: &str, classes: Vec<(String, Vec<u8>)>, out: &Path) -> (usize,
         // Constant-pool entries of the old APIs may stay, but no instruction uses them: the
         // rewritten class has no clock call left to shift.
         assert_eq!(
-            shift_clock_bytes(&new).unwrap(),
+            rewrite_bytes(&new).unwrap(),
             None,
             "{what} {name}: not idempotent"
         );
@@ -92,7 +110,7 @@ fn the_fixture_reads_only_the_shifted_clock_and_verifies() {
     let out = java::tmp("clock-fixture").join("out");
     let _ = std::fs::remove_dir_all(&out);
     let classes = vec![("env/Clocks".to_string(), bytes)];
-    assert_eq!(shift_all("fixture", classes, &out), (1, 1));
+    assert_eq!(shift_all("fixture", classes, &out, SHIFT), (1, 1));
     let shifted = ClassFile::parse(&std::fs::read(out.join("env/Clocks.class")).unwrap()).unwrap();
     let names: Vec<String> = (0..shifted.constant_pool.entries().len())
         .filter_map(|i| {
@@ -135,11 +153,96 @@ fn subject_jars_shifted_verify_and_unmatched_stay_identical() {
             .collect();
         let out = java::tmp(&format!("clock-{name}")).join("out");
         let _ = std::fs::remove_dir_all(&out);
-        let (n, changed) = shift_all(name, classes, &out);
-        eprintln!("{name}: {n} classes, {changed} read the clock and were shifted");
+        let (n, changed) = shift_all(name, classes, &out, CONTROL);
+        eprintln!("{name}: {n} classes, {changed} read the clock or randomness, rewritten");
         assert!(changed > 0, "{name}: no class reads the clock?");
         let (ok, total, text) = java::verify_all(&out, &[&jar]);
         assert_eq!(ok, total, "{name}: {text}");
         assert_eq!(total, changed, "{name}: {text}");
     }
+}
+
+/// The calls of `class` to the APIs the controlled environment redirects, and its no-argument
+/// constructor calls of the seeded classes, as `owner.name descriptor`.
+fn environment_calls(c: &ClassFile) -> Vec<String> {
+    let apis = environment::redirects();
+    let mut out = Vec::new();
+    for (i, k) in c.constant_pool.entries().iter().enumerate() {
+        if !matches!(k, Constant::Methodref { .. }) {
+            continue;
+        }
+        let m = c
+            .constant_pool
+            .member_ref(ferrosuite_bytecode::constant_pool::CpIndex(i as u16))
+            .unwrap();
+        let api = apis.iter().any(|r| {
+            r.from.owner == m.class && r.from.name == m.name && r.from.descriptor == m.descriptor
+        });
+        let seeded =
+            environment::seeded_target(&m.class, &m.descriptor).is_some() && m.name == "<init>";
+        if api || seeded {
+            out.push(format!("{}.{} {}", m.class, m.name, m.descriptor));
+        }
+    }
+    out
+}
+
+/// Whether any method of `c` still has an instruction naming one of `calls`.
+fn uses(c: &ClassFile, calls: &[String]) -> bool {
+    let cp = &c.constant_pool;
+    c.methods.iter().filter_map(|m| m.code()).any(|code| {
+        ferrosuite_bytecode::insn::decode(&code.code)
+            .unwrap()
+            .iter()
+            .any(|(_, insn)| match insn {
+                ferrosuite_bytecode::insn::Insn::Cp { index, .. } => {
+                    cp.member_ref(*index).is_ok_and(|m| {
+                        calls.contains(&format!("{}.{} {}", m.class, m.name, m.descriptor))
+                    })
+                }
+                _ => false,
+            })
+    })
+}
+
+#[test]
+fn the_dice_fixture_draws_only_controlled_randomness_and_verifies() {
+    let (j8, _) = java::fixtures();
+    let out = java::tmp("environment-fixture").join("out");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut classes = Vec::new();
+    for name in ["env/Dice", "env/Dice$Loaded"] {
+        let bytes = std::fs::read(j8.join(format!("{name}.class"))).unwrap();
+        let before = ClassFile::parse(&bytes).unwrap();
+        let calls = environment_calls(&before);
+        assert!(!calls.is_empty(), "{name}");
+        let mut c = before.clone();
+        assert!(control(&mut c).unwrap() > 0, "{name}");
+        assert!(!uses(&c, &calls), "{name} still calls one of {calls:?}");
+        classes.push((name.to_string(), bytes));
+    }
+    // new Random() (constructor and super()), Math.random, UUID.randomUUID,
+    // Collections.shuffle, System.nanoTime twice.
+    assert_eq!(shift_all("fixture", classes, &out, CONTROL), (2, 2));
+    let dice = ClassFile::parse(&std::fs::read(out.join("env/Dice.class")).unwrap()).unwrap();
+    let names: Vec<String> = (0..dice.constant_pool.entries().len())
+        .filter_map(|i| {
+            dice.constant_pool
+                .member_ref(ferrosuite_bytecode::constant_pool::CpIndex(i as u16))
+                .ok()
+                .map(|m| format!("{}.{}{}", m.class, m.name, m.descriptor))
+        })
+        .collect();
+    for want in [
+        format!("{RANDOM_CLASS}.seed()J"),
+        format!("{RANDOM_CLASS}.random()D"),
+        format!("{RANDOM_CLASS}.randomUUID()Ljava/util/UUID;"),
+        format!("{RANDOM_CLASS}.shuffle(Ljava/util/List;)V"),
+        format!("{TIME_CLASS}.nanoTime()J"),
+        "java/util/Random.<init>(J)V".to_string(),
+    ] {
+        assert!(names.contains(&want), "{want} missing: {names:?}");
+    }
+    let (ok, n, text) = java::verify_all(&out, &[]);
+    assert_eq!((ok, n), (2, 2), "{text}");
 }

@@ -35,6 +35,7 @@
 //!   when names clash.
 
 mod checks;
+mod environment;
 mod generics;
 mod imports;
 mod method;
@@ -88,6 +89,11 @@ pub struct Config {
     pub timeout: Duration,
     /// How many assertions to keep.
     pub limits: Limits,
+    /// Write the hooks that make the code under test read the controlled environment (the
+    /// virtual clock and seeded randomness it read in the search); the tests then need
+    /// `ferrosuite-runtime.jar` and Byte Buddy's agent on their class path.
+    #[serde(default)]
+    pub environment: bool,
 }
 
 impl Default for Config {
@@ -98,6 +104,7 @@ impl Default for Config {
             class_suffix: "Test".into(),
             timeout: Duration::from_secs(4),
             limits: Limits::default(),
+            environment: false,
         }
     }
 }
@@ -373,21 +380,29 @@ pub fn emit_class(
     if config.junit == JUnit::Five && config.timeout.subsec_millis() != 0 {
         used.insert("java/util/concurrent/TimeUnit".into());
     }
+    if config.environment {
+        used.insert(environment::ENVIRONMENT.to_string());
+        used.extend(environment::annotations(config.junit).map(str::to_string));
+    }
     let names = TypeNames::with(&used, &package, &class_name, &|c| {
         package_of(c) != package && types.deprecated(c, None)
     });
     let mut methods = Vec::new();
-    let mut method_scope = Scope::with_taken([
-        "toString",
-        "hashCode",
-        "getClass",
-        "wait",
-        "notify",
-        "notifyAll",
-        "clone",
-        "finalize",
-        "equals",
-    ]);
+    let mut method_scope = Scope::with_taken(
+        [
+            "toString",
+            "hashCode",
+            "getClass",
+            "wait",
+            "notify",
+            "notifyAll",
+            "clone",
+            "finalize",
+            "equals",
+        ]
+        .into_iter()
+        .chain(environment::HOOKS),
+    );
     let mut statics: BTreeSet<&'static str> = BTreeSet::new();
     for (k, (t, typing)) in tests.iter().zip(&typings).enumerate() {
         let w = MethodWriter {
@@ -439,6 +454,10 @@ pub fn emit_class(
     if (mocks || private) && config.junit == JUnit::Five && statics.contains("assertThrows") {
         out.push('\n');
         out.push_str(&mocking::assert_throws_method(&|c| names.name(c)));
+    }
+    if config.environment {
+        out.push('\n');
+        out.push_str(&environment::hooks(config.junit, &|c| names.name(c)));
     }
     let mut test_names = Vec::new();
     for m in &methods {

@@ -13,6 +13,7 @@
 )]
 
 mod common;
+mod environment;
 mod generics;
 mod golden;
 mod pafm;

@@ -83,6 +83,20 @@ pub struct HostConfig {
     /// clock). The stability check reruns tests with shifted clocks, so that values that depend
     /// on the date or the time differ and their assertions go.
     pub clock_shift_ms: i64,
+    /// Control the environment of the code under test: a virtual clock that starts each test
+    /// at the same instant (plus `clock_shift_ms`) and moves on by a millisecond per read, and
+    /// randomness drawn from seeds that start over with each test (see
+    /// [`ferrosuite_bytecode::instrument::environment`]). Off by default: the machine's clock
+    /// and randomness.
+    pub environment: bool,
+    /// Mixed into the controlled environment's random seeds (0, the default, in the search):
+    /// the stability check reruns tests with other salts, so that values drawn from
+    /// randomness differ and their assertions go.
+    pub random_salt: i64,
+    /// Milliseconds the virtual clock moves on per read (1, the default, in the search): the
+    /// stability check reruns tests with longer steps, so that values that depend on how fast
+    /// time passes (an elapsed time) differ and their assertions go.
+    pub clock_step_ms: i64,
     /// Time a worker may take to start its JVM and initialise the classes under test.
     pub startup_timeout: Duration,
     /// Mockito's jars (with Byte Buddy and Objenesis), for tests with mock statements; empty:
@@ -129,6 +143,9 @@ impl Default for HostConfig {
             worker: None,
             sandbox: true,
             clock_shift_ms: 0,
+            environment: false,
+            random_salt: 0,
+            clock_step_ms: 1,
             startup_timeout: Duration::from_secs(60),
             mock_jars: Vec::new(),
             observe_private_fields: false,

@@ -155,6 +155,9 @@ impl Host {
             thread_grace_ms: u64::try_from(config.thread_grace.as_millis()).unwrap_or(u64::MAX),
             sandbox: config.sandbox,
             clock_shift_ms: config.clock_shift_ms,
+            environment: config.environment,
+            random_salt: config.random_salt,
+            clock_step_ms: config.clock_step_ms,
             tools: config.mock_jars.clone(),
             observe_private: config.observe_private_fields,
         };

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
-use ferrosuite_bytecode::instrument::clock;
+use ferrosuite_bytecode::instrument::redirect::MemberSpec;
 use ferrosuite_bytecode::instrument::sandbox::SandboxRules;
+use ferrosuite_bytecode::instrument::{clock, environment, random};
 use ferrosuite_runtime as runtime;
 use jni::sys::{JNIEnv, jclass, jfieldID, jlong, jmethodID, jobject, jvalue};
 
@@ -24,8 +25,8 @@ pub(super) struct Fetcher {
     hierarchy: Hierarchy<'static>,
     instrumented: HashMap<String, Vec<u8>>,
     pub(super) sandbox: Option<SandboxRules>,
-    /// Whether classes read a shifted clock (see `Setup::clock_shift_ms`).
-    pub(super) shift_clock: bool,
+    /// What of the machine's environment classes read.
+    pub(super) control: Control,
     /// Internal names in the order they were defined.
     pub(super) loaded: Mutex<Vec<String>>,
 }
@@ -56,22 +57,95 @@ impl Fetcher {
         } else {
             bytes
         };
-        let bytes = if self.shift_clock {
-            match clock::shift_clock_bytes(&bytes) {
-                Ok(b) => b.unwrap_or(bytes),
-                Err(e) => {
-                    // A class that would read the real clock is not defined either.
-                    eprintln!("ferrosuite-worker: cannot shift the clock of {binary_name}: {e}");
-                    return None;
-                }
+        let bytes = match self.control.rewrite(&bytes) {
+            Ok(b) => b.unwrap_or(bytes),
+            Err(e) => {
+                // A class that would read the real clock or randomness is not defined either.
+                eprintln!(
+                    "ferrosuite-worker: cannot control the environment of {binary_name}: {e}"
+                );
+                return None;
             }
-        } else {
-            bytes
         };
         if let Ok(mut l) = self.loaded.lock() {
             l.push(internal);
         }
         Some(bytes)
+    }
+}
+
+/// The controlled environment's handles: the runtime's `begin` methods, called before each
+/// test, and the executing thread's `ThreadLocalRandom` seed fields, set before each test.
+pub(super) struct EnvIds {
+    time: jclass,
+    time_begin: jmethodID,
+    random: jclass,
+    random_begin: jmethodID,
+    thread: jobject,
+    /// `Thread.threadLocalRandomSeed` (J), `threadLocalRandomProbe` (I) and
+    /// `threadLocalRandomSecondarySeed` (I), where the JDK has them.
+    tlr: Option<(jfieldID, jfieldID, jfieldID)>,
+    /// The seed `ThreadLocalRandom` starts each test from.
+    tlr_seed: i64,
+    /// `SystemTime.reads` (I) and `SystemRandom.drawn` (J): how much the test read.
+    f_time_reads: jfieldID,
+    f_random_drawn: jfieldID,
+}
+
+/// What of the machine's environment the classes under test read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Control {
+    /// The real clock and randomness (classes stay as they are).
+    None,
+    /// The real clock moved by `Setup::clock_shift_ms`.
+    ShiftedClock,
+    /// The controlled environment: the virtual clock and deterministic randomness.
+    Environment,
+}
+
+impl Control {
+    fn of(setup: &Setup) -> Self {
+        if setup.environment {
+            Control::Environment
+        } else if setup.clock_shift_ms != 0 {
+            Control::ShiftedClock
+        } else {
+            Control::None
+        }
+    }
+
+    /// The class rewritten to read what it controls; `None` when nothing changed.
+    fn rewrite(self, bytes: &[u8]) -> ferrosuite_bytecode::Result<Option<Vec<u8>>> {
+        match self {
+            Control::None => Ok(None),
+            Control::ShiftedClock => clock::shift_clock_bytes(bytes),
+            Control::Environment => environment::control_bytes(bytes),
+        }
+    }
+
+    /// The stand-in a statement calling the static API `owner.name descriptor` calls instead.
+    pub(super) fn redirect_target(
+        self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<MemberSpec> {
+        match self {
+            Control::None => None,
+            Control::ShiftedClock => clock::redirect_target(owner, name, descriptor),
+            Control::Environment => environment::redirect_target(owner, name, descriptor),
+        }
+    }
+
+    /// The runtime method giving the value a statement `new class()` passes to the
+    /// constructor taking it instead (`new Date()`, `new Random()`).
+    pub(super) fn seeded_target(self, class: &str, descriptor: &str) -> Option<MemberSpec> {
+        match self {
+            Control::None => None,
+            Control::ShiftedClock => (class == clock::NEW_DATE.class && descriptor == "()V")
+                .then(|| clock::NEW_DATE.stand_in()),
+            Control::Environment => environment::seeded_target(class, descriptor),
+        }
     }
 }
 
@@ -195,7 +269,7 @@ impl<'a> Executor<'a> {
             hierarchy: Hierarchy::new(classpath),
             instrumented: setup.instrumented.iter().cloned().collect(),
             sandbox: setup.sandbox.then(SandboxRules::default),
-            shift_clock: setup.clock_shift_ms != 0,
+            control: Control::of(setup),
             loaded: Mutex::new(Vec::new()),
         }));
         let paths: Vec<String> = setup
@@ -396,6 +470,11 @@ impl<'a> Executor<'a> {
             &[],
             true,
         )));
+        let environment = if setup.environment {
+            Some(Self::environment_ids(jni, setup, thread, me)?)
+        } else {
+            None
+        };
         let interrupt = Self::mid(jni, thread, "interrupt", "()V", false)?;
         let watchdog = Watchdog::spawn(
             vm,
@@ -428,6 +507,7 @@ impl<'a> Executor<'a> {
         let mut ex = Executor {
             jni,
             ids,
+            environment,
             loader,
             fetcher,
             setup,
@@ -500,5 +580,114 @@ impl<'a> Executor<'a> {
     pub(super) fn call_void_static(&self, class: jclass, m: jmethodID) {
         self.jni.call(class, m, Kind::Void, &[], true);
         self.jni.clear_exception();
+    }
+
+    /// The controlled environment's handles; sets the virtual clock and the salt.
+    fn environment_ids(
+        jni: Jni,
+        setup: &Setup,
+        thread: jclass,
+        me: jobject,
+    ) -> Result<EnvIds, String> {
+        let time = Self::global_class(jni, clock::TIME_CLASS)?;
+        let f_virtual = Self::fid(jni, time, "virtual", "Z")?;
+        jni.set_field(time, f_virtual, Kind::Boolean, jvalue { z: true }, true);
+        let f_step = Self::fid(jni, time, "stepMillis", "J")?;
+        jni.set_field(
+            time,
+            f_step,
+            Kind::Long,
+            jvalue {
+                j: setup.clock_step_ms.max(1),
+            },
+            true,
+        );
+        let random = Self::global_class(jni, random::RANDOM_CLASS)?;
+        let f_salt = Self::fid(jni, random, random::SALT_FIELD, "J")?;
+        jni.set_field(
+            random,
+            f_salt,
+            Kind::Long,
+            jvalue {
+                j: setup.random_salt,
+            },
+            true,
+        );
+        let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
+            let f = jni.field_id(thread, name, sig, false);
+            if f.is_null() {
+                jni.clear_exception();
+            }
+            f
+        };
+        let seed = field(c"threadLocalRandomSeed", c"J");
+        let probe = field(c"threadLocalRandomProbe", c"I");
+        let secondary = field(c"threadLocalRandomSecondarySeed", c"I");
+        let tlr = (!seed.is_null() && !probe.is_null() && !secondary.is_null())
+            .then_some((seed, probe, secondary));
+        let thread_seed = Self::mid(jni, random, "threadSeed", "()J", true)?;
+        let seed = jni.call(random, thread_seed, Kind::Long, &[], true);
+        jni.clear_exception();
+        let tlr_seed = raw::integral(Kind::Long, seed).unwrap_or(0);
+        Ok(EnvIds {
+            f_time_reads: Self::fid(jni, time, "reads", "I")?,
+            f_random_drawn: Self::fid(jni, random, "drawn", "J")?,
+            time,
+            time_begin: Self::mid(jni, time, "begin", "()V", true)?,
+            random,
+            random_begin: Self::mid(jni, random, "begin", "()V", true)?,
+            thread: me,
+            tlr,
+            tlr_seed,
+        })
+    }
+
+    /// Whether the test that just ran read the virtual clock or drew a seed.
+    pub(super) fn environment_read(&self) -> bool {
+        let Some(env) = &self.environment else {
+            return false;
+        };
+        let jni = self.jni;
+        let reads = jni.get_field(env.time, env.f_time_reads, Kind::Int, true);
+        let drawn = jni.get_field(env.random, env.f_random_drawn, Kind::Long, true);
+        raw::integral(Kind::Int, reads).is_some_and(|n| n != 0)
+            || raw::integral(Kind::Long, drawn).is_some_and(|n| n != 0)
+    }
+
+    /// Starts a test in the controlled environment (if it is on): the virtual clock and the
+    /// seeds start over, and so does the executing thread's `ThreadLocalRandom`.
+    pub(super) fn begin_environment(&self) {
+        let Some(env) = &self.environment else {
+            return;
+        };
+        self.call_void_static(env.time, env.time_begin);
+        self.call_void_static(env.random, env.random_begin);
+        if let Some((seed, probe, secondary)) = env.tlr {
+            let jni = self.jni;
+            jni.set_field(
+                env.thread,
+                seed,
+                Kind::Long,
+                jvalue { j: env.tlr_seed },
+                false,
+            );
+            // A non-zero probe tells `ThreadLocalRandom.current()` the seed is set.
+            jni.set_field(
+                env.thread,
+                probe,
+                Kind::Int,
+                jvalue { i: 0x61c8_8647 },
+                false,
+            );
+            jni.set_field(
+                env.thread,
+                secondary,
+                Kind::Int,
+                jvalue {
+                    i: env.tlr_seed as i32 | 1,
+                },
+                false,
+            );
+        }
     }
 }

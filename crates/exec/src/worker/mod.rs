@@ -263,6 +263,8 @@ fn serve(setup: &Setup, input: &mut impl std::io::Read, output: &Output) -> u8 {
 struct Executor<'a> {
     jni: Jni,
     ids: Ids,
+    /// The controlled environment's handles, when it is on.
+    environment: Option<jvm::EnvIds>,
     loader: jobject,
     fetcher: &'static Fetcher,
     setup: &'a Setup,

@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use ferrosuite_bytecode::instrument::clock;
 use ferrosuite_bytecode::instrument::sandbox::Action;
 use ferrosuite_testcase::statement::{Prim, Statement, Test};
 use jni::sys::{jclass, jobject, jsize, jvalue};
@@ -49,6 +48,7 @@ impl Executor<'_> {
         } else {
             self.call_void_static(self.ids.probe, self.ids.probe_begin);
         }
+        self.begin_environment();
         let mut retire = None;
         // The `StackOverflowError` or `OutOfMemoryError` that ended the test, if any.
         let mut resource_error = None;
@@ -177,6 +177,7 @@ impl Executor<'_> {
             retire = retire.or(Some(why));
         }
         let executed = outcomes.len() as u32;
+        let reads_environment = self.environment_read();
         (
             TestResult {
                 status,
@@ -187,6 +188,7 @@ impl Executor<'_> {
                 leaked_threads: leaked,
                 reset_classes,
                 mock_calls,
+                reads_environment,
                 micros: elapsed_micros(start),
             },
             retire,
@@ -428,14 +430,20 @@ impl Executor<'_> {
                 class,
                 descriptor,
                 args,
-            } if self.fetcher.shift_clock
-                && &**class == "java/util/Date"
-                && &**descriptor == "()V"
-                && args.is_empty() =>
+            } if args.is_empty()
+                && self
+                    .fetcher
+                    .control
+                    .seeded_target(class, descriptor)
+                    .is_some() =>
             {
-                // `new Date()` at the shifted time, as rewritten classes do it.
+                // `new Date()` at the clock's time, `new Random()` with this test's seed, as
+                // rewritten classes do it.
+                let Some(to) = self.fetcher.control.seeded_target(class, descriptor) else {
+                    return Err(Stop::Invalid("no seeded constructor".into()));
+                };
                 let now = self
-                    .method(clock::TIME_CLASS, "currentTimeMillis", "()J", true)
+                    .method(&to.owner, &to.name, "()J", true)
                     .map_err(Stop::Invalid)?;
                 let (tc, tid) = (now.class, now.id);
                 let t = jni.call(tc, tid, Kind::Long, &[], true);
@@ -470,9 +478,12 @@ impl Executor<'_> {
                 args,
             } => {
                 let is_static = receiver.is_none();
-                // A statement that reads the clock itself reads the shifted one.
-                let shifted = if is_static && self.fetcher.shift_clock {
-                    clock::redirect_target(class, name, descriptor)
+                // A statement that reads the clock or randomness itself reads the controlled
+                // (or shifted) one.
+                let shifted = if is_static {
+                    self.fetcher
+                        .control
+                        .redirect_target(class, name, descriptor)
                 } else {
                     None
                 };

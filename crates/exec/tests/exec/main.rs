@@ -17,6 +17,7 @@
 
 mod basics;
 mod clock;
+mod environment;
 mod hostile;
 mod mocks;
 mod subjects;

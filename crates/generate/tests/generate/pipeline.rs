@@ -80,44 +80,59 @@ const TIME_METHODS: [&str; 9] = [
     "created",
 ];
 
-/// Values that depend on the date or the time are not asserted, even those that a rerun on the
-/// same day would reproduce (the day of the month, the year, today's date): the stability
-/// reruns read shifted clocks. Values that do not depend on the time still are.
+/// The assertions of `source` on a value one of `methods` returned: in the assertion itself,
+/// or through the variable that holds it.
+fn asserted_values<'s>(source: &'s str, methods: &[&str]) -> Vec<&'s str> {
+    let mut out = Vec::new();
+    for test in source.split("@Test").skip(1) {
+        // Variables holding such a value, and the calls that produce one.
+        let mut held: Vec<String> = Vec::new();
+        for line in test.lines().map(str::trim) {
+            let call = methods.iter().any(|t| line.contains(&format!(".{t}(")));
+            if let Some((lhs, _)) = line.split_once(" = ")
+                && call
+                && let Some(var) = lhs.split_whitespace().last()
+            {
+                held.push(var.to_string());
+            }
+            if line.starts_with("assert") && !line.starts_with("assertThrows") {
+                let words: Vec<&str> = line
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .collect();
+                if call || held.iter().any(|v| words.contains(&v.as_str())) {
+                    out.push(line);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Fails when `source` asserts a value one of `methods` returned.
+fn assert_none_asserted(source: &str, methods: &[&str]) {
+    let found = asserted_values(source, methods);
+    assert!(
+        found.is_empty(),
+        "values of {methods:?} are asserted: {found:?}\n{source}"
+    );
+}
+
+/// Without the controlled environment, values that depend on the date or the time are not
+/// asserted, even those that a rerun on the same day would reproduce (the day of the month,
+/// the year, today's date): the stability reruns read shifted clocks. Values that do not
+/// depend on the time still are.
 #[test]
 fn time_dependent_values_are_not_asserted() {
     let Some(mut config) = config(JUnit::Five) else {
         return;
     };
     config.budget = Budget::statements(20_000);
+    config.environment = false;
     let g = generate(&config, "env.Clocks", &mut Quiet).unwrap();
     let class = g.class.as_ref().expect("a test class");
     eprintln!("{}", class.source);
     assert!(g.assertions_unstable > 0, "{g:?}");
-    for test in class.source.split("@Test").skip(1) {
-        // Variables holding a time-dependent value, and the calls that produce one.
-        let mut timed: Vec<String> = Vec::new();
-        for line in test.lines().map(str::trim) {
-            let call = TIME_METHODS
-                .iter()
-                .any(|t| line.contains(&format!(".{t}(")));
-            if let Some((lhs, _)) = line.split_once(" = ")
-                && call
-                && let Some(var) = lhs.split_whitespace().last()
-            {
-                timed.push(var.to_string());
-            }
-            if line.starts_with("assert") {
-                let words: Vec<&str> = line
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .collect();
-                assert!(
-                    !call && !timed.iter().any(|v| words.contains(&v.as_str())),
-                    "a time-dependent value is asserted: {line}\n{}",
-                    class.source
-                );
-            }
-        }
-    }
+    assert_none_asserted(&class.source, &TIME_METHODS);
     // `twice` is asserted wherever it is called with its result kept.
     if class.source.contains("Clocks.twice(") {
         assert!(class.source.contains("assertEquals("), "{}", class.source);
@@ -210,4 +225,65 @@ fn the_release_follows_the_class_files() {
     config.release = Some(11);
     let g = generate(&config, "modern.Shapes", &mut Quiet).unwrap();
     assert_eq!(g.release, 11);
+}
+
+/// The methods of `env.Dice` whose value depends on randomness or on how fast time passes.
+const RANDOM_METHODS: [&str; 8] = [
+    "roll",
+    "math",
+    "uuid",
+    "threadLocal",
+    "shuffled",
+    "draw",
+    "loaded",
+    "elapsed",
+];
+
+/// With the controlled environment, code that draws unseeded randomness or times itself gives
+/// the same output for the same seed and statement budget, and the emitted class reproduces the
+/// environment (hooks calling `ferrosuite-runtime.jar`, no JVM flag): values drawn from
+/// randomness or read from the clock are asserted, and the class passes under JUnit 5 and 4.
+#[test]
+fn the_environment_is_reproduced_and_its_values_asserted() {
+    for junit in [JUnit::Five, JUnit::Four] {
+        let Some(mut config) = config(junit) else {
+            return;
+        };
+        config.budget = Budget::statements(10_000);
+        let g = generate(&config, "env.Dice", &mut Quiet).unwrap();
+        let class = g.class.as_ref().expect("a test class");
+        eprintln!("{junit:?}:\n{}", class.source);
+        assert!(g.environment, "{g:?}");
+        assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{g:?}");
+        let s = &class.source;
+        assert!(s.contains("import org.ferrosuite.rt.Environment;"), "{s}");
+        assert!(s.contains("Environment.install();") && s.contains("Environment.begin();"));
+        // Values of randomness and of the clock are asserted, as the search saw them.
+        assert!(
+            !asserted_values(s, &RANDOM_METHODS).is_empty(),
+            "no value of randomness is asserted:\n{s}"
+        );
+        if junit == JUnit::Five {
+            let again = generate(&config, "env.Dice", &mut Quiet).unwrap();
+            assert_eq!(again.class.as_ref().unwrap().source, class.source);
+        }
+    }
+}
+
+/// Without the controlled environment, values drawn from the machine's randomness or measured
+/// on its clock are not asserted (the reruns draw other numbers), and no hook is written.
+#[test]
+fn without_the_environment_random_values_are_not_asserted() {
+    let Some(mut config) = config(JUnit::Five) else {
+        return;
+    };
+    config.budget = Budget::statements(10_000);
+    config.environment = false;
+    let g = generate(&config, "env.Dice", &mut Quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    eprintln!("{}", class.source);
+    assert!(!g.environment && !class.source.contains("Environment"));
+    assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{g:?}");
+    assert!(g.assertions_unstable > 0, "{g:?}");
+    assert_none_asserted(&class.source, &RANDOM_METHODS);
 }

@@ -1,0 +1,122 @@
+package org.ferrosuite.rt;
+
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The controlled environment in emitted tests: {@link #install()} (once per JVM, from a
+ * {@code @BeforeAll}/{@code @BeforeClass} method) makes every class of the code under test, and
+ * the test class itself, read the virtual clock and seeded randomness through {@link Patcher},
+ * as the worker did during the search; {@link #begin()} (from {@code @BeforeEach}/{@code
+ * @Before}) starts a test at the same instant with the same seeds.
+ *
+ * <p>No JVM flag is needed: the {@code Instrumentation} comes from Byte Buddy's agent (
+ * {@code net.bytebuddy.agent.ByteBuddyAgent.install()}, on the test class path wherever Mockito
+ * is), which attaches to the running JVM; classes loaded before are retransformed (method
+ * bodies and constant pool only, which is all the patch changes). The JDK, the test tools and
+ * this runtime are never patched.
+ */
+public final class Environment {
+    /** Package prefixes of classes never patched (binary names). */
+    private static final String[] LEFT_ALONE = {
+        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.ferrosuite.rt.", "org.junit.",
+        "junit.", "org.hamcrest.", "org.opentest4j.", "org.apiguardian.", "org.mockito.",
+        "net.bytebuddy.", "org.objenesis.", "org.jacoco.", "org.apache.maven.", "org.gradle.",
+        "worker.org.gradle.",
+    };
+
+    private static boolean installed;
+
+    private Environment() {
+    }
+
+    /**
+     * Makes the code under test read the controlled environment, once per JVM.
+     *
+     * @throws IllegalStateException when Byte Buddy's agent is not on the class path or the JVM
+     *     refuses it
+     */
+    public static synchronized void install() {
+        if (installed) {
+            return;
+        }
+        Instrumentation inst = instrumentation();
+        SystemTime.virtual = true;
+        inst.addTransformer(new Transformer(), true);
+        List<Class<?>> loaded = new ArrayList<Class<?>>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (inst.isModifiableClass(c) && wanted(c.getName(), c.getClassLoader())) {
+                loaded.add(c);
+            }
+        }
+        for (Class<?> c : loaded) {
+            try {
+                inst.retransformClasses(c);
+            } catch (Throwable e) {
+                // A class the JVM will not retransform keeps reading the machine.
+            }
+        }
+        installed = true;
+    }
+
+    /** Starts a test: the virtual clock, the seeds and this thread's random seed start over. */
+    public static void begin() {
+        SystemTime.begin();
+        SystemRandom.begin();
+        SystemRandom.seedThread();
+    }
+
+    /** Whether a class is patched: loaded by an application loader, not a tool's. */
+    static boolean wanted(String name, ClassLoader loader) {
+        if (loader == null || name == null || loader == platformLoader()) {
+            return false;
+        }
+        for (String p : LEFT_ALONE) {
+            if (name.startsWith(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static ClassLoader platformLoader() {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        return system == null ? null : system.getParent();
+    }
+
+    private static Instrumentation instrumentation() {
+        try {
+            Class<?> agent = Class.forName("net.bytebuddy.agent.ByteBuddyAgent");
+            return (Instrumentation) agent.getMethod("install").invoke(null);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the controlled environment needs Byte Buddy's agent"
+                + " (net.bytebuddy:byte-buddy-agent, which Mockito depends on) on the test class"
+                + " path", e);
+        } catch (ReflectiveOperationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IllegalStateException("cannot attach Byte Buddy's agent to this JVM: "
+                + cause, cause);
+        }
+    }
+
+    /** Patches each class as it loads or is retransformed. */
+    private static final class Transformer implements ClassFileTransformer {
+        @Override
+        public byte[] transform(ClassLoader loader, String className, Class<?> redefined,
+                ProtectionDomain domain, byte[] bytes) {
+            if (className == null || !wanted(className.replace('/', '.'), loader)) {
+                return null;
+            }
+            try {
+                // A class being retransformed keeps its superclass.
+                return Patcher.patch(bytes, redefined == null);
+            } catch (Throwable e) {
+                // A class the patcher cannot read is defined as it is.
+                return null;
+            }
+        }
+    }
+}
