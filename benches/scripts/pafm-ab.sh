@@ -96,5 +96,5 @@ for c in "${classes[@]}"; do
     attr() { grep -oE "$1=\"[0-9]+\"" "$xml" 2>/dev/null | head -1 | grep -oE '[0-9]+' || echo 0; }
     echo "{\"class\":\"$c\",\"renamed\":\"$renamed\",\"tests\":$(attr tests),\"failures\":$(attr failures),\"errors\":$(attr errors),\"skipped\":$(attr skipped),\"private_accesses\":$(grep -c 'PrivateAccess\.' "$test_src" || true),\"mocks\":$(grep -c 'UNSTUBBED);' "$test_src" || true)}" >> "$ren/results.jsonl"
 done
-python3 benches/scripts/pafm-summary.py "$out" "${seeds[@]}" > "$out/summary.md"
+python3 benches/scripts/ab-summary.py "$out" "${seeds[@]}" > "$out/summary.md"
 cat "$out/summary.md"

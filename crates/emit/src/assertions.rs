@@ -45,6 +45,7 @@
 //!     reset_classes: vec![],
 //!     mock_calls: vec![],
 //!     reads_environment: false,
+//!     resources: Default::default(),
 //!     micros: 0,
 //! };
 //! let a = candidates(&test, &result, &Limits::default());
@@ -265,6 +266,7 @@ mod tests {
             reset_classes: vec![],
             mock_calls: vec![],
             reads_environment: false,
+            resources: ferrosuite_executor::Resources::default(),
             micros: 0,
         }
     }

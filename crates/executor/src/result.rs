@@ -307,6 +307,35 @@ pub mod packed {
     }
 }
 
+/// The resources of the controlled environment a test used: they decide which environment
+/// statements the search may add (a file is created only for code that looks for files).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resources {
+    /// The first paths the code asked the virtual file system for, as it spelled them (at
+    /// most 8); empty when it used no file.
+    pub files: Vec<String>,
+    /// Whether the code read the console (`System.in`).
+    pub console: bool,
+    /// Whether the code read the virtual clock.
+    pub clock: bool,
+    /// Whether the code drew a seed.
+    pub random: bool,
+}
+
+impl Resources {
+    /// Adds what `other` used: files not yet listed (up to `max_files` in all), and the flags.
+    pub fn merge(&mut self, other: &Resources, max_files: usize) {
+        for f in &other.files {
+            if self.files.len() < max_files && !self.files.contains(f) {
+                self.files.push(f.clone());
+            }
+        }
+        self.console |= other.console;
+        self.clock |= other.clock;
+        self.random |= other.random;
+    }
+}
+
 /// Everything one execution of a test yields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
@@ -332,6 +361,9 @@ pub struct TestResult {
     /// virtual clock or seeded randomness (always false without it).
     #[serde(default)]
     pub reads_environment: bool,
+    /// The files and console the test used in the controlled environment.
+    #[serde(default)]
+    pub resources: Resources,
     /// Wall time of the test in the worker, in microseconds (not deterministic; not part of
     /// any comparison).
     pub micros: u64,
@@ -351,6 +383,7 @@ impl TestResult {
             reset_classes: Vec::new(),
             mock_calls: Vec::new(),
             reads_environment: false,
+            resources: Resources::default(),
             micros: 0,
         }
     }

@@ -397,6 +397,10 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             "{too_new} calls of the class path are missing from release {release} and were not used"
         ));
     }
+    if config.environment {
+        // Files, console input, the time and seeds, once the code used them.
+        cluster.add_environment();
+    }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
     // Mocks need Mockito in the workers: the one the tests will run with.
     let mut search_config = config.search.clone();
@@ -493,14 +497,15 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         notes,
     };
     // The final run, with observation, and the reruns.
-    let tests = result.tests;
+    let mut tests = result.tests;
     let first = host.run(&tests, true)?;
     drop(host);
+    let sets_up = tests.iter().any(has_environment_statement);
     // Tests that read the controlled environment reproduce it when emitted (hooks in the
     // class; the runtime jar and Byte Buddy's agent, which comes with Mockito, on the test
     // class path); the reruns then leave it as the search had it.
     let reproduce = config.environment
-        && first.iter().any(|r| r.reads_environment)
+        && (sets_up || first.iter().any(|r| r.reads_environment))
         && match jar_search.mockito() {
             Ok(jars) if jars.iter().any(|j| is_agent(j)) => true,
             found => {
@@ -513,6 +518,28 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             }
         };
     out.environment = reproduce;
+    let (tests, first) = if sets_up && !reproduce {
+        // Environment statements need the runtime in the emitted tests: without it their
+        // tests go.
+        let keep: Vec<bool> = tests
+            .iter()
+            .map(|t| !has_environment_statement(t))
+            .collect();
+        out.notes.push(format!(
+            "{} tests that set up files, console input, the time or seeds were left out",
+            keep.iter().filter(|k| !**k).count()
+        ));
+        let first: Vec<TestResult> = first
+            .into_iter()
+            .zip(&keep)
+            .filter_map(|(r, k)| k.then_some(r))
+            .collect();
+        let mut k = keep.iter();
+        tests.retain(|_| *k.next().unwrap_or(&true));
+        (tests, first)
+    } else {
+        (tests, first)
+    };
     let mut reruns: Vec<Vec<TestResult>> = Vec::new();
     for k in 0..config.stability_runs {
         let mut order: Vec<usize> = (0..tests.len()).collect();
@@ -612,6 +639,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
 }
 
 /// Whether a jar is Byte Buddy's agent (`byte-buddy-agent.jar`, `byte-buddy-agent-1.15.4.jar`).
+/// Whether a test calls an [environment statement](ferrosuite_testcase::cluster::environment).
+fn has_environment_statement(t: &Test) -> bool {
+    t.statements.iter().any(|s| {
+        matches!(s, ferrosuite_testcase::Statement::Method { class, .. }
+            if ferrosuite_testcase::cluster::environment::is_environment_class(class))
+    })
+}
+
 fn is_agent(jar: &Path) -> bool {
     jar.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("byte-buddy-agent"))

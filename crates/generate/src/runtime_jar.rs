@@ -1,6 +1,7 @@
 //! The runtime jar of emitted tests that reproduce the controlled environment:
 //! `ferrosuite-runtime.jar`, the classes of `org.ferrosuite.rt` those tests use
-//! (`Environment`, the class patcher, the virtual clock and the seeded randomness), taken from
+//! (`Environment` and what it refers to: the class patcher, the virtual clock, the seeded
+//! randomness, the virtual file system and console), taken from
 //! the runtime the worker runs (one source for both; see `docs/ENVIRONMENT.md`).
 //!
 //! The jar is the same bytes for the same ferrosuite: entries in a fixed order, stored with
@@ -14,20 +15,45 @@ use crate::error::{Error, Result};
 /// The jar's file name.
 pub const RUNTIME_JAR: &str = "ferrosuite-runtime.jar";
 
-/// The runtime classes emitted tests need (with their nested classes).
-const CLASSES: [&str; 5] = [
-    "org/ferrosuite/rt/Environment",
-    "org/ferrosuite/rt/Patcher",
-    "org/ferrosuite/rt/SeededRandom",
-    "org/ferrosuite/rt/SystemRandom",
-    "org/ferrosuite/rt/SystemTime",
-];
+/// The runtime class emitted tests name; the jar holds it and every runtime class it refers
+/// to, directly or not (the patcher, the virtual clock, randomness, file system and console).
+const ROOT: &str = "org/ferrosuite/rt/Environment";
 
-/// Whether a runtime class belongs in the jar.
-fn wanted(name: &str) -> bool {
-    CLASSES
-        .iter()
-        .any(|c| name == *c || name.strip_prefix(c).is_some_and(|r| r.starts_with('$')))
+/// The runtime classes [`ROOT`] needs: the closure of the runtime classes its constant pools
+/// name (a class the pool names as a `Class` constant, or as a descriptor's type).
+fn needed() -> Result<std::collections::BTreeSet<&'static str>> {
+    let all: std::collections::BTreeMap<&str, &[u8]> =
+        ferrosuite_runtime::CLASSES.iter().copied().collect();
+    let mut out = std::collections::BTreeSet::new();
+    let mut queue = vec![ROOT];
+    while let Some(name) = queue.pop() {
+        let Some((&key, bytes)) = all.get_key_value(name) else {
+            continue;
+        };
+        if !out.insert(key) {
+            continue;
+        }
+        let class = ferrosuite_bytecode::ClassFile::parse(bytes)
+            .map_err(|e| Error::Tool(format!("runtime class {name}: {e}")))?;
+        for c in class.constant_pool.entries() {
+            let ferrosuite_bytecode::constant_pool::Constant::Utf8(text) = c else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(text.as_ref());
+            let mut rest = text.as_ref();
+            while let Some(at) = rest.find("org/ferrosuite/rt/") {
+                let tail = &rest[at..];
+                let end = tail
+                    .find(|ch: char| !(ch.is_alphanumeric() || ch == '/' || ch == '$' || ch == '_'))
+                    .unwrap_or(tail.len());
+                if let Some((&k, _)) = all.get_key_value(&tail[..end]) {
+                    queue.push(k);
+                }
+                rest = &tail[end..];
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The jar's bytes.
@@ -43,9 +69,10 @@ pub fn runtime_jar() -> Result<Vec<u8>> {
     w.start_file("META-INF/MANIFEST.MF", options).map_err(err)?;
     w.write_all(b"Manifest-Version: 1.0\r\nCreated-By: ferrosuite\r\n\r\n")
         .map_err(|e| Error::Tool(format!("{RUNTIME_JAR}: {e}")))?;
+    let needed = needed()?;
     let mut classes: Vec<&(&str, &[u8])> = ferrosuite_runtime::CLASSES
         .iter()
-        .filter(|(n, _)| wanted(n))
+        .filter(|(n, _)| needed.contains(n))
         .collect();
     classes.sort_by_key(|(n, _)| *n);
     for (name, bytes) in classes {
@@ -89,8 +116,20 @@ mod tests {
             .map(|i| z.by_index(i).unwrap().name().unwrap().to_string())
             .collect();
         assert_eq!(names[0], "META-INF/MANIFEST.MF");
-        for c in CLASSES {
-            assert!(names.contains(&format!("{c}.class")), "{c}: {names:?}");
+        for c in [
+            "Environment",
+            "Patcher",
+            "EnvironmentTable",
+            "SeededRandom",
+            "SystemRandom",
+            "SystemTime",
+            "VirtualFs",
+            "VirtualFiles",
+            "VirtualPaths",
+            "VirtualConsole",
+        ] {
+            let c = format!("org/ferrosuite/rt/{c}.class");
+            assert!(names.contains(&c), "{c}: {names:?}");
         }
         assert!(
             names

@@ -105,6 +105,15 @@ pub struct Config {
     /// Values kept in an [`ObservedPool`](crate::ObservedPool) per kind before the oldest are
     /// dropped.
     pub observed_pool_capacity: usize,
+    /// `P_ENV`: the probability that an inserted call is an environment statement (a file, console
+    /// input, the time, a seed), once a test's code used that resource and the cluster has
+    /// them ([`TestCluster::add_environment`](ferrosuite_testcase::cluster::TestCluster::add_environment)).
+    #[serde(default = "default_environment_probability")]
+    pub environment_probability: f64,
+}
+
+fn default_environment_probability() -> f64 {
+    0.2
 }
 
 impl Default for Config {
@@ -134,6 +143,7 @@ impl Default for Config {
             string_insertion_probability: 0.5,
             max_array_length: 10,
             observed_pool_capacity: 1000,
+            environment_probability: default_environment_probability(),
             mocking: ferrosuite_mocking::Config::off(),
         }
     }
@@ -151,6 +161,7 @@ impl Config {
                 self.test_insertion_probability,
             ),
             ("remove_probability", self.remove_probability),
+            ("environment_probability", self.environment_probability),
             ("change_probability", self.change_probability),
             ("insert_probability", self.insert_probability),
             (

@@ -196,6 +196,7 @@ pub const NEW_DATE: SeededConstructor = SeededConstructor {
     class: "java/util/Date",
     owner: TIME_CLASS,
     name: "currentTimeMillis",
+    factory: "newDate",
 };
 
 fn new_date(class: &mut ClassFile, name: &str) -> Result<usize> {

@@ -14,9 +14,11 @@
 //!                                                  invokespecial Random.<init>(J)V
 //! ```
 //!
-//! A subclass constructor calling `super()` is rewritten the same way. Statements the
-//! execution host runs itself ask [`redirect_target`] and [`seeded_target`] for the same
-//! tables.
+//! A subclass constructor calling `super()` is rewritten the same way. Constructors that
+//! open files become [factories](files::Factory) of the [virtual file system](files). Statements
+//! the execution host runs itself ask [`redirect_target`] and [`seeded_target`] for the same
+//! tables; the runtime's `Patcher`, which does the same rewrite in emitted tests, is compiled
+//! with [`patcher_table`].
 //!
 //! ```
 //! use ferrosuite_bytecode::instrument::environment::{redirect_target, seeded_target};
@@ -33,6 +35,7 @@ use crate::error::{Error, Result, ResultExt};
 use crate::insn::Insn;
 use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::editor::CodeEditor;
+use crate::instrument::files::{self, Factory};
 use crate::instrument::initial_frame;
 use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
 use crate::instrument::{clock, random};
@@ -48,6 +51,9 @@ pub struct SeededConstructor {
     pub owner: &'static str,
     /// Its static `()J` method.
     pub name: &'static str,
+    /// Its static method returning the constructed object, for the in-place rewrite of
+    /// emitted tests (`new Random()` as one call).
+    pub factory: &'static str,
 }
 
 impl SeededConstructor {
@@ -61,11 +67,60 @@ impl SeededConstructor {
 /// Every seeded constructor of the controlled environment.
 pub const SEEDED: [SeededConstructor; 2] = [clock::NEW_DATE, random::NEW_RANDOM];
 
-/// Every static redirect of the controlled environment: the clock's, then randomness'.
+/// Every redirect of the controlled environment: the clock's, randomness', then the file
+/// system's and console's.
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
     let mut out = clock::redirects();
     out.extend(random::redirects());
+    out.extend(files::redirects());
+    out
+}
+
+/// The table the runtime's `Patcher` rewrites emitted tests' classes with, one entry per line
+/// of space-separated words: `static OWNER NAME DESC TO_OWNER TO_NAME` (also method handles),
+/// `field …` (a `getstatic`), `instance OWNER NAME DESC TO_OWNER TO_NAME TO_DESC` and
+/// `factory CLASS DESC TO_OWNER TO_NAME TO_DESC`. It is [`redirects`], the seeded
+/// constructors as factories, the file factories, and `ThreadLocalRandom.current()` (the
+/// worker seeds its executing thread itself; a test's threads each get the seeded generator).
+#[must_use]
+pub fn patcher_table() -> Vec<String> {
+    let mut out = Vec::new();
+    for r in redirects() {
+        let f = &r.from;
+        let t = &r.to;
+        out.push(match r.kind {
+            RedirectKind::Reference if !f.descriptor.starts_with('(') => format!(
+                "field {} {} {} {} {}",
+                f.owner, f.name, f.descriptor, t.owner, t.name
+            ),
+            RedirectKind::Reference => format!(
+                "static {} {} {} {} {}",
+                f.owner, f.name, f.descriptor, t.owner, t.name
+            ),
+            RedirectKind::InstanceToStatic => format!(
+                "instance {} {} {} {} {} {}",
+                f.owner, f.name, f.descriptor, t.owner, t.name, t.descriptor
+            ),
+        });
+    }
+    out.push(format!(
+        "static java/util/concurrent/ThreadLocalRandom current ()Ljava/util/concurrent/ThreadLocalRandom; {} threadLocalRandom",
+        random::RANDOM_CLASS
+    ));
+    for s in SEEDED {
+        out.push(format!(
+            "factory {} ()V {} {} ()L{};",
+            s.class, s.owner, s.factory, s.class
+        ));
+    }
+    for f in files::FACTORIES {
+        let m = f.stand_in();
+        out.push(format!(
+            "factory {} {} {} {} {}",
+            f.class, f.descriptor, m.owner, m.name, m.descriptor
+        ));
+    }
     out
 }
 
@@ -105,8 +160,9 @@ pub fn control(class: &mut ClassFile) -> Result<usize> {
     }
     // Work on a copy: the class changes only when everything succeeded.
     let mut out = class.clone();
-    let changed =
-        redirect(&mut out, &redirects())? + seeded_constructors(&mut out, &name, &SEEDED)?;
+    let changed = redirect(&mut out, &redirects())?
+        + factories(&mut out, &name, &files::FACTORIES)?
+        + seeded_constructors(&mut out, &name, &SEEDED)?;
     if changed > 0 {
         *class = out;
     }
@@ -121,6 +177,98 @@ pub fn control_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
         return Ok(None);
     }
     class.to_bytes().map(Some)
+}
+
+/// Replaces the constructor calls of `table` by their factories; returns the number replaced.
+///
+/// A call is replaced when javac's shape is there: `new C` directly followed by `dup`, the
+/// matching `invokespecial C.<init>` (the innermost pending `new C`) later in the same
+/// method, and no jump, switch, return or `athrow` in between (so no stack map frame holds the
+/// uninitialised object). `new` and `dup` become `nop`s and the call `invokestatic` of the
+/// factory, in place: no offset moves. A subclass's `super(…)` has no `new` and stays.
+pub fn factories(class: &mut ClassFile, name: &str, table: &[Factory]) -> Result<usize> {
+    let cp = &class.constant_pool;
+    // (constructor reference, entry of `table`)
+    let mut sites: Vec<(CpIndex, usize)> = Vec::new();
+    for (i, c) in cp.entries().iter().enumerate() {
+        if !matches!(c, Constant::Methodref { .. }) {
+            continue;
+        }
+        let index = CpIndex(i as u16);
+        let m = cp.member_ref(index)?;
+        if m.name != "<init>" {
+            continue;
+        }
+        if let Some(k) = table
+            .iter()
+            .position(|f| f.class == m.class && f.descriptor == m.descriptor)
+        {
+            sites.push((index, k));
+        }
+    }
+    if sites.is_empty() {
+        return Ok(0);
+    }
+    let mut targets: Vec<(CpIndex, CpIndex)> = Vec::new();
+    for (index, k) in sites {
+        let m = table[k].stand_in();
+        let to = class
+            .constant_pool
+            .add_method_ref(&m.owner, &m.name, &m.descriptor, false)?;
+        targets.push((index, to));
+    }
+    let cp = &class.constant_pool;
+    let mut changed = 0;
+    for m in &mut class.methods {
+        let Some(code) = m.code_mut() else { continue };
+        let decoded = crate::insn::decode(&code.code).context_with(|| name.to_string())?;
+        // Pending `new`s: (offset, class, directly followed by `dup`).
+        let mut pending: Vec<(u32, String, bool)> = Vec::new();
+        let mut last_jump: Option<u32> = None;
+        let mut patches: Vec<(u32, u32, CpIndex)> = Vec::new();
+        for (k, (at, i)) in decoded.iter().enumerate() {
+            match i {
+                Insn::Cp { op: op::NEW, index } => {
+                    let dup = matches!(decoded.get(k + 1), Some((_, Insn::Simple(op::DUP))));
+                    pending.push((*at, cp.class_name(*index)?.into_owned(), dup));
+                }
+                Insn::Cp {
+                    op: op::INVOKESPECIAL,
+                    index,
+                } => {
+                    let r = cp.member_ref(*index)?;
+                    if r.name != "<init>" {
+                        continue;
+                    }
+                    let Some(p) = pending.iter().rposition(|(_, c, _)| *c == r.class) else {
+                        continue;
+                    };
+                    let (new_at, _, dup) = pending[p].clone();
+                    pending.truncate(p);
+                    if !dup || last_jump.is_some_and(|j| j > new_at) {
+                        continue;
+                    }
+                    if let Some(&(_, to)) = targets.iter().find(|t| t.0 == *index) {
+                        patches.push((new_at, *at, to));
+                    }
+                }
+                other => {
+                    let o = other.opcode();
+                    if !other.targets().is_empty() || op::is_unconditional(o) {
+                        last_jump = Some(*at);
+                    }
+                }
+            }
+        }
+        for (new_at, call_at, to) in patches {
+            let (n, c) = (new_at as usize, call_at as usize);
+            code.code[n..n + 4].fill(op::NOP);
+            code.code[c] = op::INVOKESTATIC;
+            code.code[c + 1..c + 3].copy_from_slice(&to.0.to_be_bytes());
+            changed += 1;
+        }
+    }
+    Ok(changed)
 }
 
 /// Rewrites the no-argument constructor calls of `table` in `class` (named `name`); returns

@@ -20,6 +20,7 @@ pub mod clock;
 pub mod data;
 pub mod editor;
 pub mod environment;
+pub mod files;
 pub mod map;
 pub mod offline;
 pub mod probes;

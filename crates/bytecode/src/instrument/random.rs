@@ -38,6 +38,7 @@ pub const NEW_RANDOM: SeededConstructor = SeededConstructor {
     class: "java/util/Random",
     owner: RANDOM_CLASS,
     name: "seed",
+    factory: "newRandom",
 };
 
 /// The static randomness APIs and their stand-ins in [`RANDOM_CLASS`] (same descriptors).

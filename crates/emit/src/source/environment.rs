@@ -1,5 +1,5 @@
 //! The controlled environment in an emitted class: the two hooks that make the code under test
-//! read the virtual clock and seeded randomness it read during the search, through
+//! read the virtual clock, seeded randomness, files and console it read during the search, through
 //! `org.ferrosuite.rt.Environment` of `ferrosuite-runtime.jar` (see `docs/ENVIRONMENT.md`).
 //!
 //! ```text
@@ -42,7 +42,7 @@ pub(super) fn hooks(junit: JUnit, name: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "    /** The code under test reads a virtual clock and seeded randomness. */"
+        "    /** The code under test reads a virtual clock, seeded randomness, files and console. */"
     );
     let _ = writeln!(out, "    @{}", name(once));
     let _ = writeln!(out, "    public static void {}() {{", HOOKS[0]);
@@ -51,7 +51,7 @@ pub(super) fn hooks(junit: JUnit, name: &dyn Fn(&str) -> String) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "    /** Each test starts at 2020-09-13T12:26:40Z with the same random seeds. */"
+        "    /** Each test starts at 2020-09-13T12:26:40Z, same seeds, no files, no input. */"
     );
     let _ = writeln!(out, "    @{}", name(each));
     let _ = writeln!(out, "    public void {}() {{", HOOKS[1]);

@@ -90,7 +90,7 @@ pub struct Config {
     /// How many assertions to keep.
     pub limits: Limits,
     /// Write the hooks that make the code under test read the controlled environment (the
-    /// virtual clock and seeded randomness it read in the search); the tests then need
+    /// virtual clock, seeded randomness, files and console it read in the search); the tests need
     /// `ferrosuite-runtime.jar` and Byte Buddy's agent on their class path.
     #[serde(default)]
     pub environment: bool,
@@ -287,8 +287,13 @@ impl EmitTest {
         if collect_classes(self, &mut used, types, package).is_err() {
             return None;
         }
+        // The runtime's `Environment` (environment statements) comes with the runtime jar
+        // written beside the tests.
         used.into_iter()
-            .find(|c| !types.accessible(c, package))
+            .find(|c| {
+                !ferrosuite_testcase::cluster::environment::is_environment_class(c)
+                    && !types.accessible(c, package)
+            })
             .map(|c| c.replace('/', "."))
     }
 }

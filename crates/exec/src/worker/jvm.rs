@@ -10,7 +10,8 @@ use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_bytecode::instrument::redirect::MemberSpec;
 use ferrosuite_bytecode::instrument::sandbox::SandboxRules;
-use ferrosuite_bytecode::instrument::{clock, environment, random};
+use ferrosuite_bytecode::instrument::{clock, environment, files, random};
+use ferrosuite_executor::Resources;
 use ferrosuite_runtime as runtime;
 use jni::sys::{JNIEnv, jclass, jfieldID, jlong, jmethodID, jobject, jvalue};
 
@@ -45,6 +46,18 @@ impl Fetcher {
                 }
             },
         };
+        // The environment first: what it makes virtual (files, the console) is then no call
+        // the sandbox has to refuse.
+        let bytes = match self.control.rewrite(&bytes) {
+            Ok(b) => b.unwrap_or(bytes),
+            Err(e) => {
+                // A class that would read the real environment is not defined either.
+                eprintln!(
+                    "ferrosuite-worker: cannot control the environment of {binary_name}: {e}"
+                );
+                return None;
+            }
+        };
         let bytes = if let Some(rules) = &self.sandbox {
             match crate::sandbox::apply(&bytes, rules, Some(&self.hierarchy)) {
                 Ok(b) => b,
@@ -56,16 +69,6 @@ impl Fetcher {
             }
         } else {
             bytes
-        };
-        let bytes = match self.control.rewrite(&bytes) {
-            Ok(b) => b.unwrap_or(bytes),
-            Err(e) => {
-                // A class that would read the real clock or randomness is not defined either.
-                eprintln!(
-                    "ferrosuite-worker: cannot control the environment of {binary_name}: {e}"
-                );
-                return None;
-            }
         };
         if let Ok(mut l) = self.loaded.lock() {
             l.push(internal);
@@ -90,6 +93,15 @@ pub(super) struct EnvIds {
     /// `SystemTime.reads` (I) and `SystemRandom.drawn` (J): how much the test read.
     f_time_reads: jfieldID,
     f_random_drawn: jfieldID,
+    /// `VirtualFs` with `begin()`, `touched` (I) and `accessedText()`; `VirtualConsole` with
+    /// `begin()` and `reads` (I).
+    fs: jclass,
+    fs_begin: jmethodID,
+    f_fs_touched: jfieldID,
+    fs_accessed: jmethodID,
+    console: jclass,
+    console_begin: jmethodID,
+    f_console_reads: jfieldID,
 }
 
 /// What of the machine's environment the classes under test read.
@@ -629,7 +641,16 @@ impl<'a> Executor<'a> {
         let seed = jni.call(random, thread_seed, Kind::Long, &[], true);
         jni.clear_exception();
         let tlr_seed = raw::integral(Kind::Long, seed).unwrap_or(0);
+        let fs = Self::global_class(jni, files::FS_CLASS)?;
+        let console = Self::global_class(jni, files::CONSOLE_CLASS)?;
         Ok(EnvIds {
+            fs_begin: Self::mid(jni, fs, "begin", "()V", true)?,
+            f_fs_touched: Self::fid(jni, fs, "touched", "I")?,
+            fs_accessed: Self::mid(jni, fs, "accessedText", "()Ljava/lang/String;", true)?,
+            fs,
+            console_begin: Self::mid(jni, console, "begin", "()V", true)?,
+            f_console_reads: Self::fid(jni, console, "reads", "I")?,
+            console,
             f_time_reads: Self::fid(jni, time, "reads", "I")?,
             f_random_drawn: Self::fid(jni, random, "drawn", "J")?,
             time,
@@ -642,16 +663,44 @@ impl<'a> Executor<'a> {
         })
     }
 
-    /// Whether the test that just ran read the virtual clock or drew a seed.
-    pub(super) fn environment_read(&self) -> bool {
+    /// Whether the test that just ran read the virtual clock, drew a seed, used a file or
+    /// read the console; and which files and whether the console.
+    pub(super) fn environment_read(&self) -> (bool, Resources) {
         let Some(env) = &self.environment else {
-            return false;
+            return (false, Resources::default());
         };
         let jni = self.jni;
-        let reads = jni.get_field(env.time, env.f_time_reads, Kind::Int, true);
+        let int = |class, field| {
+            raw::integral(Kind::Int, jni.get_field(class, field, Kind::Int, true)).unwrap_or(0)
+        };
         let drawn = jni.get_field(env.random, env.f_random_drawn, Kind::Long, true);
-        raw::integral(Kind::Int, reads).is_some_and(|n| n != 0)
-            || raw::integral(Kind::Long, drawn).is_some_and(|n| n != 0)
+        let touched = int(env.fs, env.f_fs_touched);
+        let console = int(env.console, env.f_console_reads) != 0;
+        let mut files = Vec::new();
+        if touched != 0 {
+            let text = jni.call(env.fs, env.fs_accessed, Kind::Object, &[], true);
+            // SAFETY: an `Object` call returns the `l` member.
+            let text = unsafe { text.l };
+            if jni.exception_pending() || text.is_null() {
+                jni.clear_exception();
+            } else {
+                let (t, _) = jni.read_string(text, 4096);
+                files = t.lines().map(str::to_string).collect();
+                jni.delete_local(text);
+            }
+        }
+        let clock = int(env.time, env.f_time_reads) != 0;
+        let random = raw::integral(Kind::Long, drawn).is_some_and(|n| n != 0);
+        let read = clock || random || touched != 0 || console;
+        (
+            read,
+            Resources {
+                files,
+                console,
+                clock,
+                random,
+            },
+        )
     }
 
     /// Starts a test in the controlled environment (if it is on): the virtual clock and the
@@ -662,6 +711,8 @@ impl<'a> Executor<'a> {
         };
         self.call_void_static(env.time, env.time_begin);
         self.call_void_static(env.random, env.random_begin);
+        self.call_void_static(env.fs, env.fs_begin);
+        self.call_void_static(env.console, env.console_begin);
         if let Some((seed, probe, secondary)) = env.tlr {
             let jni = self.jni;
             jni.set_field(

@@ -177,7 +177,7 @@ impl Executor<'_> {
             retire = retire.or(Some(why));
         }
         let executed = outcomes.len() as u32;
-        let reads_environment = self.environment_read();
+        let (reads_environment, resources) = self.environment_read();
         (
             TestResult {
                 status,
@@ -189,6 +189,7 @@ impl Executor<'_> {
                 reset_classes,
                 mock_calls,
                 reads_environment,
+                resources,
                 micros: elapsed_micros(start),
             },
             retire,

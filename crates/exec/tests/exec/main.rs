@@ -18,6 +18,7 @@
 mod basics;
 mod clock;
 mod environment;
+mod files;
 mod hostile;
 mod mocks;
 mod subjects;

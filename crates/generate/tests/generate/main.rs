@@ -18,6 +18,7 @@
 
 mod common;
 mod emit_on_host;
+mod environment;
 mod fitness_on_host;
 mod mocks;
 mod pipeline;

@@ -21,7 +21,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferrosuite_executor::{Executor, Polled, TestResult};
+use ferrosuite_executor::{Executor, Polled, Resources, TestResult};
 use ferrosuite_fitness::{CompiledTrace, GoalId, GoalSet, SuiteFitness, SuiteScorer, Trace};
 use ferrosuite_testcase::statement::{JDouble, MockCalls, Prim};
 use ferrosuite_testcase::{Statement, Test};
@@ -58,6 +58,9 @@ pub struct Evaluator<'h> {
     after_deadline: Option<Instant>,
 }
 
+/// How many file paths the evaluator keeps between two [`Evaluator::take_resources`].
+const MAX_RESOURCE_FILES: usize = 64;
+
 /// What the evaluator learns from results: apart from the host, so that results can be taken
 /// in while the host runs the next tests ([`Evaluator::run_streamed`]).
 struct Books {
@@ -71,6 +74,9 @@ struct Books {
     /// What the mocks of tests were called for where their stubs did not say so, by
     /// [`crate::mocks::test_key`], since the last [`Evaluator::take_mock_calls`].
     mock_calls: Vec<(u64, Vec<MockCalls>)>,
+    /// The resources of the controlled environment the tests used since the last
+    /// [`Evaluator::take_resources`].
+    resources: Resources,
     frozen: bool,
 }
 
@@ -362,6 +368,9 @@ impl Books {
             let calls = std::mem::take(&mut result.mock_calls);
             self.mock_calls.push((crate::mocks::test_key(test), calls));
         }
+        if !self.frozen {
+            self.resources.merge(&result.resources, MAX_RESOURCE_FILES);
+        }
         let trace = Trace::from_result(&self.goals, test, &result);
         if !self.frozen {
             self.new_goals.extend(self.goals.discover_goals(&trace));
@@ -395,6 +404,7 @@ impl<'h> Evaluator<'h> {
                 new_goals: Vec::new(),
                 compared: Vec::new(),
                 mock_calls: Vec::new(),
+                resources: Resources::default(),
                 frozen: false,
             },
             init,
@@ -711,6 +721,12 @@ impl<'h> Evaluator<'h> {
     /// (by [`crate::mocks::test_key`]) whose stubs did not say so.
     pub fn take_mock_calls(&mut self) -> Vec<(u64, Vec<MockCalls>)> {
         std::mem::take(&mut self.books.mock_calls)
+    }
+
+    /// The files, console, clock and randomness the tests run since the last call used (none
+    /// once the goals are frozen): what enables environment statements.
+    pub fn take_resources(&mut self) -> Resources {
+        std::mem::take(&mut self.books.resources)
     }
 
     /// Whole-suite fitness of the tests with these ids (each must have run), class

@@ -217,6 +217,9 @@ impl Run<'_, '_, '_> {
         // spent, after which optional mocks start.
         let calls = self.eval.take_mock_calls();
         self.factory.add_mock_feedback(calls);
+        // What of the controlled environment the code used: its statements join the search.
+        let used = self.eval.take_resources();
+        self.factory.add_environment_feedback(&used);
         self.factory.set_progress(self.eval.progress());
     }
 

@@ -1,11 +1,15 @@
 //! The insertion operator (paper III-E2) and random tests (paper III-E3).
 
 use ferrosuite_bytecode::descriptor::FieldType;
-use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+use ferrosuite_testcase::statement::{Prim, Statement, Test, VarRef};
 
 use super::{Call, Factory};
 use crate::error::{Error, Result};
 use crate::random::{Rng, chance, index, int_in, pick};
+
+/// The probability that a file statement names a path the code asked for (else its path is
+/// generated like any string).
+const PATH_PROBABILITY: f64 = 0.8;
 
 impl<'a> Factory<'a> {
     // --- insertion ---------------------------------------------------------------------------
@@ -59,16 +63,33 @@ impl<'a> Factory<'a> {
         let private = !self.private_calls().is_empty()
             && self.progress() >= mocking.private_start
             && chance(rng, mocking.private_probability);
+        // An environment statement with probability P_ENV once the code used its resource.
+        let environment = !private
+            && !self.environment_calls().is_empty()
+            && chance(rng, self.config().environment_probability);
         let calls = if private {
             self.private_calls()
+        } else if environment {
+            self.environment_calls()
         } else {
             &self.cut_calls
         };
         let Some(&call) = pick(rng, calls) else {
             return false;
         };
-        self.splice_typed(test, types, pos, false, rng, |g| {
-            g.call(call, 0, None, None)
+        // A file statement names a path the code asked for, mostly.
+        let string = FieldType::Object("java/lang/String".into());
+        let path = (environment
+            && call.params().first().is_some_and(|(t, _)| *t == string)
+            && chance(rng, PATH_PROBABILITY))
+        .then(|| pick(rng, self.environment_paths()).cloned())
+        .flatten();
+        self.splice_typed(test, types, pos, false, rng, |g| match path {
+            Some(p) => {
+                let at = g.push(Statement::Primitive(Prim::String(p)), Some(string))?;
+                g.call(call, 0, None, Some((0, at)))
+            }
+            None => g.call(call, 0, None, None),
         })
     }
 

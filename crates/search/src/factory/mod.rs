@@ -77,16 +77,18 @@ pub(crate) mod tests;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use ferrosuite_bytecode::descriptor::FieldType;
+use ferrosuite_executor::Resources;
 use ferrosuite_testcase::cluster::TypeKind;
+use ferrosuite_testcase::cluster::environment::Resource;
 use ferrosuite_testcase::cluster::{
     GenericType, Operation, OperationKind, TestCluster, TypeUse, jdk_default_subtypes,
 };
 use ferrosuite_testcase::constants::Constants;
-use ferrosuite_testcase::statement::{MockCalls, Statement, Test, VarRef};
+use ferrosuite_testcase::statement::{MockCalls, Prim, Statement, Test, VarRef};
 use foldhash::fast::FixedState;
 
 use crate::config::Config;
@@ -312,7 +314,18 @@ pub struct Factory<'a> {
     /// The CUT's private methods and field writes (PAFM private access), empty when private
     /// access is off.
     private_calls: Vec<Call<'a>>,
+    /// The environment statements of the resources some test's code used (see
+    /// [`Factory::add_environment_feedback`]), in the cluster's order.
+    environment_calls: Vec<Call<'a>>,
+    /// The resources whose statements are in `environment_calls`.
+    environment_used: BTreeSet<Resource>,
+    /// The paths the code asked the virtual file system for (at most
+    /// [`MAX_ENVIRONMENT_PATHS`]): what file statements mostly name.
+    environment_paths: Vec<String>,
 }
+
+/// How many paths the code asked for a factory keeps for file statements.
+const MAX_ENVIRONMENT_PATHS: usize = 64;
 
 /// Value types of call and field-read statements by the address of their descriptor's shared
 /// text and the statement's kind (the entry holds the text, so that its address cannot be
@@ -456,6 +469,7 @@ impl<'a> Factory<'a> {
             .chain(&private_calls)
             .chain(result_calls.values().flatten())
             .copied()
+            .chain(cluster.environment.iter().map(|(_, op)| Call::Op(op)))
             .chain(generators.map(Call::Op))
         {
             // Generated statements are typed by what the call records (splices do not parse
@@ -550,7 +564,67 @@ impl<'a> Factory<'a> {
             progress: 0.0,
             mock_feedback: HashMap::default(),
             private_calls,
+            environment_calls: Vec::new(),
+            environment_used: BTreeSet::new(),
+            environment_paths: Vec::new(),
         })
+    }
+
+    /// The paths the code under test asked the virtual file system for, oldest first.
+    #[must_use]
+    pub fn environment_paths(&self) -> &[String] {
+        &self.environment_paths
+    }
+
+    /// The environment statements the search may insert now.
+    #[must_use]
+    pub fn environment_calls(&self) -> &[Call<'a>] {
+        &self.environment_calls
+    }
+
+    /// Takes in what of the controlled environment the tests that ran used: the statements of
+    /// each resource used for the first time join [`environment_calls`](Self::environment_calls)
+    /// (the environment paper's rule: a file is created only for code that looks for files),
+    /// and the paths the code asked for become string seeds.
+    pub fn add_environment_feedback(&mut self, used: &Resources) {
+        if self.cluster.environment.is_empty() {
+            return;
+        }
+        let mut now = Vec::new();
+        if !used.files.is_empty() {
+            now.push(Resource::Files);
+        }
+        if used.console {
+            now.push(Resource::Console);
+        }
+        if used.clock {
+            now.push(Resource::Clock);
+        }
+        if used.random {
+            now.push(Resource::Random);
+        }
+        for r in now {
+            if self.environment_used.insert(r) {
+                self.environment_calls.extend(
+                    self.cluster
+                        .environment
+                        .iter()
+                        .filter(|(k, _)| *k == r)
+                        .map(|(_, op)| Call::Op(op)),
+                );
+            }
+        }
+        for f in &used.files {
+            if self.environment_paths.len() < MAX_ENVIRONMENT_PATHS
+                && !self.environment_paths.contains(f)
+            {
+                self.environment_paths.push(f.clone());
+            }
+            let v = Prim::String(f.clone());
+            if !self.seeds.constants.contains(&v) {
+                self.seeds.observed.add(&v);
+            }
+        }
     }
 
     /// The CUT's private methods and field writes the search may use by reflection.
@@ -705,7 +779,12 @@ impl<'a> Factory<'a> {
     /// the class it names, or a generator of its value type.
     #[must_use]
     pub fn call_for(&self, s: &Statement) -> Option<Call<'a>> {
-        if let Some(c) = self.cut_calls.iter().find(|c| c.same_member(s)) {
+        if let Some(c) = self
+            .cut_calls
+            .iter()
+            .chain(&self.environment_calls)
+            .find(|c| c.same_member(s))
+        {
             return Some(*c);
         }
         if let Statement::Method { class, .. } = s {

@@ -1,7 +1,7 @@
 //! Unit tests of test construction on a hand-made cluster ([`toy_cluster`], used elsewhere too).
 
 use super::*;
-use ferrosuite_testcase::cluster::{TypeInfo, TypeKind};
+use ferrosuite_testcase::cluster::{TypeInfo, TypeKind, environment};
 use ferrosuite_testcase::statement::{Prim, Test};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
@@ -106,6 +106,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
         cut: "p/Cut".into(),
         type_params: Vec::new(),
         private_members: Vec::new(),
+        environment: Vec::new(),
         result_methods: BTreeMap::new(),
         constructors: vec![ctor],
         methods: vec![
@@ -469,4 +470,73 @@ fn a_cluster_whose_types_contradict_its_descriptors_is_an_error() {
     let m = c.methods.iter_mut().find(|m| m.ret.is_some()).unwrap();
     m.descriptor = "(I".into();
     assert!(Factory::new(&c, Constants::default(), Config::default()).is_err());
+}
+
+#[test]
+fn environment_statements_join_once_the_code_used_their_resource() {
+    let mut cluster = toy_cluster();
+    cluster.add_environment();
+    let config = Config {
+        environment_probability: 1.0,
+        ..Config::default()
+    };
+    let mut f = Factory::new(&cluster, Constants::default(), config).unwrap();
+    assert!(f.environment_calls().is_empty());
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    // Nothing used yet: insertion calls the CUT only.
+    let mut t = Test::default();
+    for _ in 0..20 {
+        let end = t.len();
+        f.insert_cut_call(&mut t, end, &mut rng).unwrap();
+    }
+    assert!(t.statements.iter().all(|s| !matches!(s,
+        Statement::Method { class, .. } if environment::is_environment_class(class))));
+    f.add_environment_feedback(&Resources {
+        files: vec!["conf/app.properties".into()],
+        ..Resources::default()
+    });
+    let names: Vec<&str> = f
+        .environment_calls()
+        .iter()
+        .map(|c| &*c.operation().name)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "writeFile",
+            "makeDirectory",
+            "makeUnreadable",
+            "makeReadOnly"
+        ]
+    );
+    assert_eq!(f.environment_paths(), ["conf/app.properties".to_string()]);
+    // The same feedback again adds nothing; console input joins with the console.
+    f.add_environment_feedback(&Resources {
+        files: vec!["conf/app.properties".into()],
+        console: true,
+        ..Resources::default()
+    });
+    assert_eq!(f.environment_calls().len(), 5);
+    assert_eq!(f.environment_paths().len(), 1);
+    // With P_ENV 1 every insertion is an environment statement, most naming the path.
+    let mut t = Test::default();
+    for _ in 0..20 {
+        let end = t.len();
+        f.insert_cut_call(&mut t, end, &mut rng).unwrap();
+    }
+    let calls: Vec<&Statement> = t
+        .statements
+        .iter()
+        .filter(|s| matches!(s, Statement::Method { .. }))
+        .collect();
+    assert!(calls.iter().all(|s| matches!(s,
+        Statement::Method { class, .. } if environment::is_environment_class(class))));
+    let named = t
+        .statements
+        .iter()
+        .filter(
+            |s| matches!(s, Statement::Primitive(Prim::String(p)) if p == "conf/app.properties"),
+        )
+        .count();
+    assert!(named >= 5, "{t:?}");
 }

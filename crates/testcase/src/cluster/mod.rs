@@ -92,6 +92,7 @@
 //! [`Error::BadSignature`]: crate::Error::BadSignature
 
 mod builder;
+pub mod environment;
 mod signature;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
@@ -453,6 +454,10 @@ pub struct TestCluster {
     pub erased_generic_fallback: Vec<FieldType>,
     /// What could not be read or was cut short: malformed signatures, missing classes, limits.
     pub warnings: Vec<String>,
+    /// The [environment statements](environment) the search may use once a test's code used
+    /// their resource (empty unless [`TestCluster::add_environment`] was called).
+    #[serde(default)]
+    pub environment: Vec<(environment::Resource, Operation)>,
 }
 
 impl TestCluster {
@@ -462,6 +467,12 @@ impl TestCluster {
     /// descriptor, or a local, anonymous or private nested class.
     pub fn build(classpath: &ClassPath, cut: &str, config: &ClusterConfig) -> Result<TestCluster> {
         Builder::new(classpath, cut, config)?.run()
+    }
+
+    /// Adds the [environment statements](environment), for a search in the controlled
+    /// environment.
+    pub fn add_environment(&mut self) {
+        self.environment = environment::operations();
     }
 
     /// Keeps only the operations `keep` accepts — members of the CUT, generators of every

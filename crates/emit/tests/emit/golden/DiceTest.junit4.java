@@ -9,13 +9,13 @@ import org.junit.Test;
 
 public class DiceTest {
 
-    /** The code under test reads a virtual clock and seeded randomness. */
+    /** The code under test reads a virtual clock, seeded randomness, files and console. */
     @BeforeClass
     public static void controlEnvironment() {
         Environment.install();
     }
 
-    /** Each test starts at 2020-09-13T12:26:40Z with the same random seeds. */
+    /** Each test starts at 2020-09-13T12:26:40Z, same seeds, no files, no input. */
     @Before
     public void resetEnvironment() {
         Environment.begin();

@@ -224,6 +224,7 @@ impl<'a> Builder<'a> {
             types: self.types,
             erased_generic_fallback: self.config.erased_generic_fallback.clone(),
             warnings: self.warnings,
+            environment: Vec::new(),
         })
     }
 

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * The controlled environment in emitted tests: {@link #install()} (once per JVM, from a
  * {@code @BeforeAll}/{@code @BeforeClass} method) makes every class of the code under test, and
- * the test class itself, read the virtual clock and seeded randomness through {@link Patcher},
+ * the test class itself, read the virtual clock, seeded randomness, files and console through {@link Patcher},
  * as the worker did during the search; {@link #begin()} (from {@code @BeforeEach}/{@code
  * @Before}) starts a test at the same instant with the same seeds.
  *
@@ -62,11 +62,68 @@ public final class Environment {
         installed = true;
     }
 
-    /** Starts a test: the virtual clock, the seeds and this thread's random seed start over. */
+    /**
+     * Starts a test: the virtual clock, the seeds and this thread's random seed start over, the
+     * virtual file system is back to its empty working and temporary directories, and the
+     * console has nothing to read.
+     */
     public static void begin() {
         SystemTime.begin();
         SystemRandom.begin();
         SystemRandom.seedThread();
+        VirtualFs.begin();
+        VirtualConsole.begin();
+    }
+
+    /**
+     * Puts a file with {@code content} (UTF-8) at {@code path} (relative paths start at the
+     * working directory {@value VirtualFs#WORK}), and the directories above it; replaces a file
+     * there. Nothing happens when an argument is null or a file is in the way of a directory.
+     */
+    public static void writeFile(String path, String content) {
+        if (path != null && content != null) {
+            VirtualFs.put(path, content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Makes a directory and those above it (nothing when null or a file is in the way). */
+    public static void makeDirectory(String path) {
+        if (path != null) {
+            VirtualFs.putDirectory(path);
+        }
+    }
+
+    /** Makes an existing file or directory unreadable (nothing when there is none). */
+    public static void makeUnreadable(String path) {
+        VirtualFs.Node n = path == null ? null : VirtualFs.peek(path);
+        if (n != null) {
+            n.readable = false;
+        }
+    }
+
+    /** Makes an existing file or directory read-only (nothing when there is none). */
+    public static void makeReadOnly(String path) {
+        VirtualFs.Node n = path == null ? null : VirtualFs.peek(path);
+        if (n != null) {
+            n.writable = false;
+        }
+    }
+
+    /** Appends {@code text} (UTF-8) to what the console ({@code System.in}) gives. */
+    public static void consoleInput(String text) {
+        if (text != null) {
+            VirtualConsole.provide(text);
+        }
+    }
+
+    /** Sets the virtual clock: its next read gives {@code epochMillis} (not before the start). */
+    public static void setTime(long epochMillis) {
+        SystemTime.set(epochMillis);
+    }
+
+    /** Makes the random numbers drawn from now on those of {@code seed}. */
+    public static void seedRandom(long seed) {
+        SystemRandom.choose(seed);
     }
 
     /** Whether a class is patched: loaded by an application loader, not a tool's. */
@@ -114,7 +171,10 @@ public final class Environment {
                 // A class being retransformed keeps its superclass.
                 return Patcher.patch(bytes, redefined == null);
             } catch (Throwable e) {
-                // A class the patcher cannot read is defined as it is.
+                // A class the patcher cannot read is defined as it is: say so, since it then
+                // reads the machine's clock and files.
+                System.err.println("ferrosuite: cannot control the environment of "
+                    + className.replace('/', '.') + ": " + e);
                 return null;
             }
         }

@@ -12,19 +12,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rewrites a class file so that its code reads the controlled environment ({@link SystemTime},
- * {@link SystemRandom}): the twin, for emitted tests, of the worker's rewrite (the Rust module
- * {@code ferrosuite_bytecode::instrument::environment}), with the same table of APIs.
+ * Rewrites a class file so that its code reads the controlled environment (the virtual clock,
+ * seeded randomness, the virtual file system and console): the twin, for emitted tests, of the
+ * worker's rewrite (the Rust module {@code ferrosuite_bytecode::instrument::environment}),
+ * driven by the same table ({@link EnvironmentTable}, generated from the Rust one at build time).
  *
  * <p>Nothing moves, so no branch offset, stack map frame or exception range needs fixing:
  * <ul>
- * <li>an {@code invokestatic} of a redirected API gets, as its 2-byte operand, a new
- * {@code Methodref} to the stand-in, appended to the constant pool (same descriptor);
- * <li>a method handle constant naming such an API is retargeted the same way;
- * <li>{@code new java/util/Random; dup; invokespecial java/util/Random.<init>()V} (7 bytes, the
- * only form javac gives {@code new Random()}) becomes {@code invokestatic
- * SystemRandom.newRandom()Ljava/util/Random;} and four {@code nop}s, which draws the same seed
- * as the worker's rewrite; {@code new Date()} likewise through {@link SystemTime#newDate()}.
+ * <li>an {@code invokestatic} of a redirected API or a {@code getstatic} of a redirected field
+ * gets, as its 2-byte operand, a new constant naming the stand-in, appended to the constant
+ * pool (same descriptor); method handle constants are retargeted the same way;
+ * <li>an instance call of a redirected method becomes {@code invokestatic} of a stand-in taking
+ * the receiver first ({@code invokeinterface}'s two extra bytes become {@code nop}s);
+ * <li>{@code new C; dup; args; invokespecial C.<init>} of a factory constructor becomes
+ * {@code nop}s, the arguments and {@code invokestatic} of the factory
+ * ({@code new Random()} draws the same seed as the worker's rewrite).
  * </ul>
  * A class that extends {@code Random} directly gets {@link SeededRandom} as its superclass
  * (its constructors' {@code super(…)} calls follow), so that its {@code super()} draws a seed as
@@ -32,79 +34,37 @@ import java.util.Map;
  * may not change a superclass. A {@code super()} of a subclass of {@code Date} stays as it is.
  */
 public final class Patcher {
-    private static final String TIME = "org/ferrosuite/rt/SystemTime";
-    private static final String RANDOM = "org/ferrosuite/rt/SystemRandom";
     private static final String SEEDED_RANDOM = "org/ferrosuite/rt/SeededRandom";
 
     /** Static APIs: owner, name, descriptor, the stand-in's owner and name. */
     static final List<String[]> REDIRECTS = new ArrayList<String[]>();
 
+    /** Static fields read with {@code getstatic}: owner, name, descriptor, the stand-in's. */
+    static final List<String[]> FIELDS = new ArrayList<String[]>();
+
     /**
-     * Instance methods called with {@code invokevirtual}, made {@code invokestatic} calls of a
-     * stand-in taking the receiver first: owner, name, descriptor, the stand-in's owner, name
-     * and descriptor.
+     * Instance methods, made {@code invokestatic} calls of a stand-in taking the receiver
+     * first: owner, name, descriptor, the stand-in's owner, name and descriptor.
      */
     static final List<String[]> INSTANCE_REDIRECTS = new ArrayList<String[]>();
 
-    /** Seeded constructors: the class, and the stand-in's owner, name and descriptor. */
-    static final String[][] SEEDED = {
-        {"java/util/Date", TIME, "newDate", "()Ljava/util/Date;"},
-        {"java/util/Random", RANDOM, "newRandom", "()Ljava/util/Random;"},
-    };
+    /** Constructors made factory calls: class, descriptor, the factory's owner, name, descriptor. */
+    static final List<String[]> FACTORIES = new ArrayList<String[]>();
 
     static {
-        String[][] time = {
-            {"java/lang/System", "currentTimeMillis", "()J", "currentTimeMillis"},
-            {"java/lang/System", "nanoTime", "()J", "nanoTime"},
-            {"java/time/Clock", "systemUTC", "()Ljava/time/Clock;", "systemUTC"},
-            {"java/time/Clock", "systemDefaultZone", "()Ljava/time/Clock;", "systemDefaultZone"},
-            {"java/time/Clock", "system", "(Ljava/time/ZoneId;)Ljava/time/Clock;", "system"},
-            {"java/time/Instant", "now", "()Ljava/time/Instant;", "instantNow"},
-            {"java/lang/Thread", "sleep", "(J)V", "sleep"},
-            {"java/lang/Thread", "sleep", "(JI)V", "sleep"},
-        };
-        for (String[] t : time) {
-            REDIRECTS.add(new String[] {t[0], t[1], t[2], TIME, t[3]});
-        }
-        String[][] now = {
-            {"LocalDate", "localDate"}, {"LocalDateTime", "localDateTime"},
-            {"LocalTime", "localTime"}, {"ZonedDateTime", "zonedDateTime"},
-            {"OffsetDateTime", "offsetDateTime"}, {"OffsetTime", "offsetTime"},
-            {"Year", "year"}, {"YearMonth", "yearMonth"}, {"MonthDay", "monthDay"},
-        };
-        for (String[] n : now) {
-            String owner = "java/time/" + n[0];
-            for (String params : new String[] {"", "Ljava/time/ZoneId;"}) {
-                REDIRECTS.add(new String[] {
-                    owner, "now", "(" + params + ")L" + owner + ";", TIME, n[1] + "Now"});
+        for (String line : EnvironmentTable.LINES) {
+            String[] w = line.split(" ");
+            String[] rest = new String[w.length - 1];
+            System.arraycopy(w, 1, rest, 0, rest.length);
+            if (w[0].equals("static")) {
+                REDIRECTS.add(rest);
+            } else if (w[0].equals("field")) {
+                FIELDS.add(rest);
+            } else if (w[0].equals("instance")) {
+                INSTANCE_REDIRECTS.add(rest);
+            } else if (w[0].equals("factory")) {
+                FACTORIES.add(rest);
             }
-        }
-        for (String params : new String[] {"", "Ljava/util/TimeZone;", "Ljava/util/Locale;",
-                "Ljava/util/TimeZone;Ljava/util/Locale;"}) {
-            REDIRECTS.add(new String[] {
-                "java/util/Calendar", "getInstance", "(" + params + ")Ljava/util/Calendar;",
-                TIME, "calendar"});
-        }
-        REDIRECTS.add(new String[] {"java/lang/Math", "random", "()D", RANDOM, "random"});
-        REDIRECTS.add(new String[] {"java/lang/StrictMath", "random", "()D", RANDOM, "random"});
-        REDIRECTS.add(new String[] {
-            "java/util/UUID", "randomUUID", "()Ljava/util/UUID;", RANDOM, "randomUUID"});
-        REDIRECTS.add(new String[] {
-            "java/util/Collections", "shuffle", "(Ljava/util/List;)V", RANDOM, "shuffle"});
-        // Not in the worker's table: the worker seeds its executing thread through JNI.
-        REDIRECTS.add(new String[] {
-            "java/util/concurrent/ThreadLocalRandom", "current",
-            "()Ljava/util/concurrent/ThreadLocalRandom;", RANDOM, "threadLocalRandom"});
-        String tlr = "java/util/concurrent/ThreadLocalRandom";
-        String[][] draws = {
-            {"nextInt", "()I"}, {"nextInt", "(I)I"}, {"nextInt", "(II)I"},
-            {"nextLong", "()J"}, {"nextLong", "(J)J"}, {"nextLong", "(JJ)J"},
-            {"nextDouble", "()D"}, {"nextDouble", "(D)D"}, {"nextDouble", "(DD)D"},
-            {"nextBoolean", "()Z"}, {"nextFloat", "()F"}, {"nextGaussian", "()D"},
-        };
-        for (String[] d : draws) {
-            INSTANCE_REDIRECTS.add(new String[] {
-                tlr, d[0], d[1], RANDOM, d[0], "(L" + tlr + ";" + d[1].substring(1)});
         }
     }
 
@@ -207,10 +167,10 @@ public final class Patcher {
             return utf8(u2(out, offsets[i] + 1));
         }
 
-        /** owner, name, descriptor of a Methodref or InterfaceMethodref, else null. */
+        /** owner, name, descriptor of a Fieldref, Methodref or InterfaceMethodref, else null. */
         private String[] member(int i) throws IOException {
             int t = tag(i);
-            if (t != 10 && t != 11) {
+            if (t != 9 && t != 10 && t != 11) {
                 return null;
             }
             int p = offsets[i];
@@ -251,19 +211,25 @@ public final class Patcher {
             return add("M" + owner + "." + name + desc, entry(10, cls, nat));
         }
 
+        private int addFieldref(String owner, String name, String desc) throws IOException {
+            int cls = add("C" + owner, entry(7, addUtf8(owner), -1));
+            int nat = add("N" + name + " " + desc, entry(12, addUtf8(name), addUtf8(desc)));
+            return add("F" + owner + "." + name + desc, entry(9, cls, nat));
+        }
+
         private byte[] patch(boolean hierarchy) throws IOException {
-            // Constant indices to rewrite: redirected APIs, seeded constructors and their classes.
+            // Constant indices to rewrite: redirected APIs and fields, factory constructors.
             Map<Integer, Integer> redirected = new HashMap<Integer, Integer>();
+            Map<Integer, Integer> fields = new HashMap<Integer, Integer>();
             Map<Integer, Integer> instance = new HashMap<Integer, Integer>();
-            Map<Integer, Integer> seededInit = new HashMap<Integer, Integer>();
-            Map<Integer, Integer> seededClass = new HashMap<Integer, Integer>();
+            Map<Integer, Integer> factories = new HashMap<Integer, Integer>();
             for (int i = 1; i < count; i++) {
                 int t = tag(i);
-                if (t == 7) {
-                    String n = className(i);
-                    for (int k = 0; k < SEEDED.length; k++) {
-                        if (SEEDED[k][0].equals(n)) {
-                            seededClass.put(i, k);
+                if (t == 9) {
+                    String[] f = member(i);
+                    for (String[] r : FIELDS) {
+                        if (r[0].equals(f[0]) && r[1].equals(f[1]) && r[2].equals(f[2])) {
+                            fields.put(i, addFieldref(r[3], r[4], r[2]));
                         }
                     }
                     continue;
@@ -278,14 +244,14 @@ public final class Patcher {
                     }
                 }
                 for (String[] r : INSTANCE_REDIRECTS) {
-                    if (t == 10 && r[0].equals(m[0]) && r[1].equals(m[1]) && r[2].equals(m[2])) {
+                    if (r[0].equals(m[0]) && r[1].equals(m[1]) && r[2].equals(m[2])) {
                         instance.put(i, addMethodref(r[3], r[4], r[5]));
                     }
                 }
-                if (t == 10 && m[1].equals("<init>") && m[2].equals("()V")) {
-                    for (int k = 0; k < SEEDED.length; k++) {
-                        if (SEEDED[k][0].equals(m[0])) {
-                            seededInit.put(i, k);
+                if (t == 10 && m[1].equals("<init>")) {
+                    for (String[] f : FACTORIES) {
+                        if (f[0].equals(m[0]) && f[1].equals(m[2])) {
+                            factories.put(i, addMethodref(f[2], f[3], f[4]));
                         }
                     }
                 }
@@ -293,18 +259,25 @@ public final class Patcher {
             int superIndex = u2(out, cpEnd + 4);
             boolean extendsRandom = hierarchy && superIndex != 0
                 && "java/util/Random".equals(className(superIndex));
-            if (redirected.isEmpty() && instance.isEmpty() && seededInit.isEmpty()
-                    && !extendsRandom) {
+            if (redirected.isEmpty() && fields.isEmpty() && instance.isEmpty()
+                    && factories.isEmpty() && !extendsRandom) {
                 return null;
             }
-            // Method handles of redirected APIs.
+            // Method handles of redirected APIs: REF_invokeVirtual (5), REF_invokeSpecial (7)
+            // and REF_invokeInterface (9) of an instance redirect become REF_invokeStatic (6).
             for (int i = 1; i < count; i++) {
-                if (tag(i) == 15 && (out[offsets[i] + 1] & 0xff) == 6) {
-                    Integer to = redirected.get(u2(out, offsets[i] + 2));
-                    if (to != null) {
-                        put2(out, offsets[i] + 2, to);
-                        changed++;
-                    }
+                if (tag(i) != 15) {
+                    continue;
+                }
+                int kind = out[offsets[i] + 1] & 0xff;
+                int ref = u2(out, offsets[i] + 2);
+                if (kind == 6 && redirected.containsKey(ref)) {
+                    put2(out, offsets[i] + 2, redirected.get(ref));
+                    changed++;
+                } else if ((kind == 5 || kind == 7 || kind == 9) && instance.containsKey(ref)) {
+                    out[offsets[i] + 1] = 6;
+                    put2(out, offsets[i] + 2, instance.get(ref));
+                    changed++;
                 }
             }
             int p = cpEnd + 6;
@@ -324,7 +297,7 @@ public final class Patcher {
                         if (init) {
                             constructors.add(new int[] {p + 14, codeLength});
                         }
-                        code(p + 14, codeLength, redirected, instance, seededInit, seededClass);
+                        code(p + 14, codeLength, redirected, fields, instance, factories);
                     }
                     p += 6 + length;
                 }
@@ -391,39 +364,69 @@ public final class Patcher {
             return p;
         }
 
+        /**
+         * Rewrites one method's code in place. A factory constructor is replaced where javac's
+         * shape is there: {@code new C} directly followed by {@code dup}, the matching
+         * {@code invokespecial C.<init>} (the innermost pending {@code new C}) and no jump,
+         * switch, return or {@code athrow} in between, so that no stack map frame holds the
+         * uninitialised object: {@code new} and {@code dup} become {@code nop}s and the call an
+         * {@code invokestatic} of the factory (the rule of the worker's rewrite).
+         */
         private void code(int start, int length, Map<Integer, Integer> redirected,
-                Map<Integer, Integer> instance, Map<Integer, Integer> seededInit,
-                Map<Integer, Integer> seededClass) throws IOException {
+                Map<Integer, Integer> fields, Map<Integer, Integer> instance,
+                Map<Integer, Integer> factories) throws IOException {
+            List<int[]> pending = new ArrayList<int[]>();
+            List<String> pendingClass = new ArrayList<String>();
+            int lastJump = -1;
             int pc = 0;
             while (pc < length) {
                 int at = start + pc;
                 int op = out[at] & 0xff;
-                if (op == 0xb8) {
-                    Integer to = redirected.get(u2(out, at + 1));
-                    if (to != null) {
-                        put2(out, at + 1, to);
-                        changed++;
-                    }
-                } else if (op == 0xb6 && instance.containsKey(u2(out, at + 1))) {
+                int index = LENGTHS[op] >= 3 ? u2(out, at + 1) : 0;
+                if (op == 0xb8 && redirected.containsKey(index)) {
+                    put2(out, at + 1, redirected.get(index));
+                    changed++;
+                } else if (op == 0xb2 && fields.containsKey(index)) {
+                    put2(out, at + 1, fields.get(index));
+                    changed++;
+                } else if ((op == 0xb6 || op == 0xb7) && instance.containsKey(index)) {
                     // Same stack effect: the receiver becomes the first argument.
-                    put2(out, at + 1, instance.get(u2(out, at + 1)));
+                    put2(out, at + 1, instance.get(index));
                     out[at] = (byte) 0xb8;
                     changed++;
-                } else if (op == 0xbb && pc + 7 <= length) {
-                    Integer k = seededClass.get(u2(out, at + 1));
-                    Integer init = (out[at + 3] & 0xff) == 0x59 && (out[at + 4] & 0xff) == 0xb7
-                        ? seededInit.get(u2(out, at + 5)) : null;
-                    if (k != null && k.equals(init)) {
-                        String[] s = SEEDED[k];
-                        out[at] = (byte) 0xb8;
-                        put2(out, at + 1, addMethodref(s[1], s[2], s[3]));
-                        for (int j = 3; j < 7; j++) {
-                            out[at + j] = 0;
+                } else if (op == 0xb9 && instance.containsKey(index)) {
+                    put2(out, at + 1, instance.get(index));
+                    out[at] = (byte) 0xb8;
+                    out[at + 3] = 0;
+                    out[at + 4] = 0;
+                    changed++;
+                } else if (op == 0xbb) {
+                    boolean dup = pc + 3 < length && (out[at + 3] & 0xff) == 0x59;
+                    pending.add(new int[] {pc, dup ? 1 : 0});
+                    pendingClass.add(className(index));
+                } else if (op == 0xb7) {
+                    String[] m = member(index);
+                    if (m != null && m[1].equals("<init>")) {
+                        int k = pendingClass.lastIndexOf(m[0]);
+                        if (k >= 0) {
+                            int[] n = pending.get(k);
+                            while (pending.size() > k) {
+                                pending.remove(pending.size() - 1);
+                                pendingClass.remove(pendingClass.size() - 1);
+                            }
+                            Integer to = factories.get(index);
+                            if (to != null && n[1] == 1 && lastJump < n[0]) {
+                                for (int j = 0; j < 4; j++) {
+                                    out[start + n[0] + j] = 0;
+                                }
+                                out[at] = (byte) 0xb8;
+                                put2(out, at + 1, to);
+                                changed++;
+                            }
                         }
-                        changed++;
-                        pc += 7;
-                        continue;
                     }
+                } else if ((op >= 0x99 && op <= 0xb1) || op == 0xbf || (op >= 0xc6 && op <= 0xc9)) {
+                    lastJump = pc;
                 }
                 pc += length(pc, at, op);
             }
@@ -529,8 +532,8 @@ public final class Patcher {
             for (String[] r : INSTANCE_REDIRECTS) {
                 System.out.println(r[0] + "." + r[1] + r[2] + " -> " + r[3] + "." + r[4] + r[5]);
             }
-            for (String[] s : SEEDED) {
-                System.out.println("new " + s[0] + "() -> " + s[1] + "." + s[2] + s[3]);
+            for (String[] f : FACTORIES) {
+                System.out.println("new " + f[0] + f[1] + " -> " + f[2] + "." + f[3] + f[4]);
             }
             return;
         }

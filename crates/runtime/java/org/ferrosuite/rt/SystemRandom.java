@@ -47,6 +47,7 @@ public final class SystemRandom {
 
     /** Starts a test: the seeds start over. */
     public static synchronized void begin() {
+        chosen = 0;
         drawn = 0;
         math = null;
         uuids = null;
@@ -100,9 +101,17 @@ public final class SystemRandom {
         }
     }
 
+    /** A seed the test chose ({@link Environment#seedRandom}), mixed into every later seed. */
+    private static long chosen;
+
+    /** Makes the seeds from now on depend on {@code seed} (0: as at the start of a test). */
+    static synchronized void choose(long seed) {
+        chosen = seed;
+    }
+
     /** The next seed of this test (SplitMix64 of the salted count). */
     public static synchronized long seed() {
-        long z = salt * 0x9E3779B97F4A7C15L + (++drawn) * 0xBF58476D1CE4E5B9L;
+        long z = (salt ^ chosen) * 0x9E3779B97F4A7C15L + (++drawn) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);

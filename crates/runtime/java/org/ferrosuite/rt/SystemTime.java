@@ -66,6 +66,11 @@ public final class SystemTime {
         reads = 0;
     }
 
+    /** Sets the virtual clock so that its next read gives {@code millis} (no earlier than the start). */
+    static synchronized void set(long millis) {
+        ticks = Math.max(0, millis - START_MILLIS - shiftMillis);
+    }
+
     /** The virtual milliseconds elapsed so far; the next read is a step later. */
     private static synchronized long tick() {
         reads++;

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Summary of benches/scripts/pafm-ab.sh: per class, the JaCoCo branch coverage of the PAFM and
-the plain suites over the seeds (medians), Vargha-Delaney A12 (PAFM over plain) and the
-two-sided exact Mann-Whitney p (all splits of the pooled values, ties counted); tests/s of the
-search with and without; the false positives of the renamed classes.
+"""Summary of an A/B of two generate modes (benches/scripts/pafm-ab.sh, environment-ab.sh): per
+class, the JaCoCo branch coverage of the suites of each mode over the seeds (medians),
+Vargha-Delaney A12 (the technique over the baseline) and the two-sided exact Mann-Whitney p
+(all splits of the pooled values, ties counted); tests/s of the search; the tests and
+assertions the stability check removed; the false positives of renamed classes (PAFM).
 
-Usage: pafm-summary.py OUT SEED...
+Usage: [MODES=on,off LABEL=name] ab-summary.py OUT SEED...   (default MODES=pafm,none
+LABEL=PAFM; OUT/<mode>-<seed>/ holds each run)
 """
 import itertools
 import json
@@ -69,9 +71,13 @@ def pct(c, t):
     return 100.0 * c / t if t else 100.0
 
 
+ON, OFF = os.environ.get("MODES", "pafm,none").split(",")
+LABEL = os.environ.get("LABEL", "PAFM")
+
+
 def main():
     out, seeds = sys.argv[1], sys.argv[2:]
-    cov = {m: {s: coverage(out, m, s) for s in seeds} for m in ("pafm", "none")}
+    cov = {m: {s: coverage(out, m, s) for s in seeds} for m in (ON, OFF)}
     # A class without a test class (or whose tests did not compile) covers nothing of the
     # branches the other runs counted.
     totals = {}
@@ -79,22 +85,22 @@ def main():
         for rows in m.values():
             for c, r in rows.items():
                 totals[c] = max(totals.get(c, 0), r["branches"])
-    rep = {m: {s: report(out, m, s) for s in seeds} for m in ("pafm", "none")}
+    rep = {m: {s: report(out, m, s) for s in seeds} for m in (ON, OFF)}
     classes = []
     for s in seeds:
-        for c in cov["pafm"][s]:
+        for c in cov[ON][s]:
             if c not in classes:
                 classes.append(c)
-    print(f"# PAFM A/B: {len(classes)} classes, seeds {' '.join(seeds)}\n")
-    print("JaCoCo branch coverage of the emitted suites (median over the seeds); A12 of PAFM over")
+    print(f"# {LABEL} A/B: {len(classes)} classes, seeds {' '.join(seeds)}\n")
+    print(f"JaCoCo branch coverage of the emitted suites (median over the seeds); A12 of {LABEL} over")
     print("plain and the exact two-sided Mann-Whitney p.\n")
-    print("| class | branches | plain | PAFM | A12 | p | tests/s plain | tests/s PAFM |")
+    print(f"| class | branches | plain | {LABEL} | A12 | p | tests/s plain | tests/s {LABEL} |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     med_plain, med_pafm, better, worse = [], [], 0, 0
     for c in classes:
         vals = {}
         total = 0
-        for m in ("pafm", "none"):
+        for m in (ON, OFF):
             vals[m] = []
             for s in seeds:
                 r = cov[m][s].get(c)
@@ -103,27 +109,36 @@ def main():
                 total = totals.get(c, 0)
                 vals[m].append(pct(r["branches_covered"], total))
         speeds = {}
-        for m in ("pafm", "none"):
+        for m in (ON, OFF):
             rates = [
                 r["tests_executed"] / r["search_seconds"]
                 for r in (rep[m][s].get(c) for s in seeds)
                 if r and r.get("search_seconds") and r.get("tests_executed")
             ]
             speeds[m] = statistics.median(rates) if rates else float("nan")
-        mp = statistics.median(vals["none"]) if vals["none"] else float("nan")
-        mf = statistics.median(vals["pafm"]) if vals["pafm"] else float("nan")
+        mp = statistics.median(vals[OFF]) if vals[OFF] else float("nan")
+        mf = statistics.median(vals[ON]) if vals[ON] else float("nan")
         med_plain.append(mp)
         med_pafm.append(mf)
-        a = a12(vals["pafm"], vals["none"])
-        p = mann_whitney_p(vals["pafm"], vals["none"])
+        a = a12(vals[ON], vals[OFF])
+        p = mann_whitney_p(vals[ON], vals[OFF])
         if p < 0.05:
             better += a > 0.5
             worse += a < 0.5
-        print(f"| {c} | {total} | {mp:.1f} % | {mf:.1f} % | {a:.2f} | {p:.3f} | {speeds['none']:.0f} | {speeds['pafm']:.0f} |")
+        print(f"| {c} | {total} | {mp:.1f} % | {mf:.1f} % | {a:.2f} | {p:.3f} | {speeds[OFF]:.0f} | {speeds[ON]:.0f} |")
     if classes:
-        print(f"\nMean of the medians: plain {statistics.mean(med_plain):.1f} %, PAFM "
-              f"{statistics.mean(med_pafm):.1f} %; significantly better with PAFM (p < 0.05): "
+        print(f"\nMean of the medians: plain {statistics.mean(med_plain):.1f} %, {LABEL} "
+              f"{statistics.mean(med_pafm):.1f} %; significantly better with {LABEL} (p < 0.05): "
               f"{better}, worse: {worse}.\n")
+        print("Removed by the stability check, summed over classes and seeds:\n")
+        print("| mode | tests found | tests unstable | assertions unstable | tests failing validation |")
+        print("|---|---:|---:|---:|---:|")
+        for m, name in ((OFF, "plain"), (ON, LABEL)):
+            rows = [r for s in seeds for r in rep[m][s].values()]
+            total = lambda k: sum(r.get(k, 0) for r in rows)
+            print(f"| {name} | {total('tests_found')} | {total('tests_unstable')} | "
+                  f"{total('assertions_unstable')} | {total('tests_failing')} |")
+        print()
     path = os.path.join(out, "renamed", "results.jsonl")
     if os.path.exists(path):
         rows = [json.loads(l) for l in open(path) if l.strip()]

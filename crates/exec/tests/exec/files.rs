@@ -1,0 +1,233 @@
+//! The virtual file system and console of the controlled environment: the fixture `env.Notes`
+//! writes, reads, lists, deletes and makes temporary files through `java.io` and
+//! `java.nio.file`, and reads `System.in`; every test sees the same empty tree and console,
+//! the worker reports which paths the code asked for, and the machine's file system is never
+//! touched.
+
+use std::path::Path;
+
+use ferrosuite_exec::{Host, Observed, Status, TestResult, ThrowKind};
+use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+
+use crate::{config, fixtures};
+
+fn s(v: &str) -> Statement {
+    Statement::Primitive(Prim::String(v.into()))
+}
+
+fn notes(name: &str, desc: &str, args: Vec<VarRef>) -> Statement {
+    Statement::method("env/Notes", name, desc, None, args)
+}
+
+/// (test, the value its last statement returns, rendered).
+fn cases() -> Vec<(Test, &'static str)> {
+    let str1 = "(Ljava/lang/String;)Ljava/lang/String;";
+    vec![
+        (
+            Test::new(vec![
+                s("notes.txt"),
+                s("a\nb"),
+                notes(
+                    "save",
+                    "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+                    vec![VarRef(0), VarRef(1)],
+                ),
+            ]),
+            "a|b|",
+        ),
+        (
+            Test::new(vec![
+                s("log.bin"),
+                Statement::Primitive(Prim::Int(2)),
+                notes(
+                    "append",
+                    "(Ljava/lang/String;I)J",
+                    vec![VarRef(0), VarRef(1)],
+                ),
+            ]),
+            "6",
+        ),
+        (
+            Test::new(vec![
+                s("missing.cfg"),
+                notes("config", str1, vec![VarRef(0)]),
+            ]),
+            "missing",
+        ),
+        (
+            Test::new(vec![s("/tmp"), notes("config", str1, vec![VarRef(0)])]),
+            "directory",
+        ),
+        (
+            Test::new(vec![s("data"), notes("tree", str1, vec![VarRef(0)])]),
+            "[a, y.txt][one, two]8true",
+        ),
+        (
+            Test::new(vec![
+                s("data"),
+                notes("delete", "(Ljava/lang/String;)Z", vec![VarRef(0)]),
+            ]),
+            "false",
+        ),
+        (
+            Test::new(vec![
+                s("x/../x.txt"),
+                notes("absolute", str1, vec![VarRef(0)]),
+            ]),
+            "/work/x/../x.txt",
+        ),
+        (
+            Test::new(vec![notes("temporary", "()Ljava/lang/String;", vec![])]),
+            "notes1000001.txttrue",
+        ),
+        (
+            Test::new(vec![
+                s("nothing"),
+                notes("size", "(Ljava/lang/String;)I", vec![VarRef(0)]),
+            ]),
+            "-1",
+        ),
+        (
+            Test::new(vec![notes("console", "()Ljava/lang/String;", vec![])]),
+            "<eof>",
+        ),
+    ]
+}
+
+fn rendered(r: &TestResult) -> String {
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    match r.observations.last().and_then(|o| o.value.clone()) {
+        Some(Observed::String { text, .. }) => text,
+        Some(Observed::Integer(v)) => v.to_string(),
+        Some(Observed::Boolean(b)) => b.to_string(),
+        other => panic!("unexpected value {other:?}"),
+    }
+}
+
+/// Names the fixture would leave behind in a real working or temporary directory.
+const LEFT: [&str; 4] = ["notes.txt", "log.bin", "data", "notes1000001.txt"];
+
+#[test]
+fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
+    let cwd = std::env::current_dir().unwrap();
+    let tmp = std::env::temp_dir();
+    for name in LEFT {
+        assert!(
+            !cwd.join(name).exists() && !tmp.join(name).exists(),
+            "{name} exists before"
+        );
+    }
+    let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
+    c.environment = true;
+    let mut host = Host::start(c).unwrap();
+    let cases = cases();
+    let mut tests: Vec<Test> = cases.iter().map(|(t, _)| t.clone()).collect();
+    // Each test twice: the tree starts empty again.
+    tests.extend(tests.clone());
+    let results = host.run(&tests, true).unwrap();
+    for (k, r) in results.iter().enumerate() {
+        let (_, want) = &cases[k % cases.len()];
+        assert_eq!(&rendered(r), want, "test {k}");
+        assert!(r.reads_environment, "test {k} used the environment: {r:?}");
+    }
+    assert_eq!(results[0].resources.files, vec!["notes.txt".to_string()]);
+    assert!(!results[0].resources.console);
+    assert!(results[cases.len() - 1].resources.console);
+    for name in LEFT {
+        assert!(
+            !cwd.join(name).exists() && !tmp.join(name).exists(),
+            "{name} was written to the machine's file system"
+        );
+    }
+    assert!(!Path::new("/work/notes.txt").exists());
+}
+
+#[test]
+fn without_the_environment_file_writes_stay_refused() {
+    let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
+    c.environment = false;
+    let mut host = Host::start(c).unwrap();
+    let (t, _) = cases().remove(0);
+    let r = host.run(&[t], true).unwrap();
+    let thrown = r[0].first_exception().map(|(_, t)| t.kind.clone());
+    assert!(matches!(thrown, Some(ThrowKind::Sandbox(_))), "{r:?}");
+    assert!(!r[0].reads_environment);
+    assert!(!std::env::current_dir().unwrap().join("notes.txt").exists());
+}
+
+/// The runtime of emitted tests patches `env.Notes` as it loads in a plain JVM (no flag) and
+/// gives the same values as the worker: the same virtual tree, paths and console.
+#[test]
+fn the_emitted_tests_runtime_gives_the_same_files() {
+    let dir = ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "files-runtime");
+    let rt = dir.join("rt");
+    for (name, bytes) in ferrosuite_runtime::CLASSES {
+        let p = rt.join(format!("{name}.class"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+    }
+    let harness = r#"
+import env.Notes;
+import org.ferrosuite.rt.Environment;
+
+public class FilesHarness {
+    static void b() {
+        Environment.begin();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Environment.install();
+        b(); System.out.println(Notes.save("notes.txt", "a\nb"));
+        b(); System.out.println(Notes.append("log.bin", 2));
+        b(); System.out.println(Notes.config("missing.cfg"));
+        b(); System.out.println(Notes.config("/tmp"));
+        b(); System.out.println(Notes.tree("data"));
+        b(); System.out.println(Notes.delete("data"));
+        b(); System.out.println(Notes.absolute("x/../x.txt"));
+        b(); System.out.println(Notes.temporary());
+        b(); System.out.println(Notes.size("nothing"));
+        b(); System.out.println(Notes.console());
+    }
+}
+"#;
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("FilesHarness.java"), harness).unwrap();
+    let classes = dir.join("classes");
+    ferrosuite_testkit::javac(
+        &src,
+        &["FilesHarness.java".into()],
+        &[rt.clone(), fixtures().clone()],
+        &classes,
+    )
+    .unwrap();
+    let work = dir.join("cwd");
+    std::fs::create_dir_all(&work).unwrap();
+    let agent = ferrosuite_testkit::java_jar("byte-buddy-agent.jar");
+    let out = std::process::Command::new("java")
+        .current_dir(&work)
+        .arg("-cp")
+        .arg(ferrosuite_testkit::join(&[
+            classes,
+            rt,
+            fixtures().clone(),
+            agent,
+        ]))
+        .arg("FilesHarness")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plain: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    // "a\nb" read back line by line is one printed line.
+    let want: Vec<String> = cases().iter().map(|(_, w)| (*w).to_string()).collect();
+    assert_eq!(plain, want);
+    let left: Vec<_> = std::fs::read_dir(&work).unwrap().collect();
+    assert!(left.is_empty(), "the plain JVM wrote {left:?}");
+}
