@@ -38,7 +38,7 @@ use crate::instrument::editor::CodeEditor;
 use crate::instrument::files::{self, Factory};
 use crate::instrument::initial_frame;
 use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
-use crate::instrument::{clock, random};
+use crate::instrument::{clock, random, system};
 use crate::opcodes as op;
 
 /// A no-argument constructor that takes its value from the runtime: `class.<init>()V` becomes
@@ -67,13 +67,15 @@ impl SeededConstructor {
 /// Every seeded constructor of the controlled environment.
 pub const SEEDED: [SeededConstructor; 2] = [clock::NEW_DATE, random::NEW_RANDOM];
 
-/// Every redirect of the controlled environment: the clock's, randomness', then the file
-/// system's and console's.
+/// Every redirect of the controlled environment: the clock's, randomness', the file
+/// system's and console's, then the system properties', environment variables' and host
+/// name's.
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
     let mut out = clock::redirects();
     out.extend(random::redirects());
     out.extend(files::redirects());
+    out.extend(system::redirects());
     out
 }
 

@@ -27,6 +27,7 @@ pub mod probes;
 pub mod random;
 pub mod redirect;
 pub mod sandbox;
+pub mod system;
 
 use crate::constant_pool::ConstantPool;
 use crate::descriptor::{FieldType, MethodDescriptor};

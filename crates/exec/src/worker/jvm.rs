@@ -10,7 +10,7 @@ use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry};
 use ferrosuite_bytecode::hierarchy::Hierarchy;
 use ferrosuite_bytecode::instrument::redirect::MemberSpec;
 use ferrosuite_bytecode::instrument::sandbox::SandboxRules;
-use ferrosuite_bytecode::instrument::{clock, environment, files, random};
+use ferrosuite_bytecode::instrument::{clock, environment, files, random, system};
 use ferrosuite_executor::Resources;
 use ferrosuite_runtime as runtime;
 use jni::sys::{JNIEnv, jclass, jfieldID, jlong, jmethodID, jobject, jvalue};
@@ -102,6 +102,10 @@ pub(super) struct EnvIds {
     console: jclass,
     console_begin: jmethodID,
     f_console_reads: jfieldID,
+    /// `VirtualSystem` with `begin()` and `reads` (I).
+    system: jclass,
+    system_begin: jmethodID,
+    f_system_reads: jfieldID,
 }
 
 /// What of the machine's environment the classes under test read.
@@ -643,7 +647,11 @@ impl<'a> Executor<'a> {
         let tlr_seed = raw::integral(Kind::Long, seed).unwrap_or(0);
         let fs = Self::global_class(jni, files::FS_CLASS)?;
         let console = Self::global_class(jni, files::CONSOLE_CLASS)?;
+        let sys = Self::global_class(jni, system::SYSTEM_CLASS)?;
         Ok(EnvIds {
+            system_begin: Self::mid(jni, sys, "begin", "()V", true)?,
+            f_system_reads: Self::fid(jni, sys, "reads", "I")?,
+            system: sys,
             fs_begin: Self::mid(jni, fs, "begin", "()V", true)?,
             f_fs_touched: Self::fid(jni, fs, "touched", "I")?,
             fs_accessed: Self::mid(jni, fs, "accessedText", "()Ljava/lang/String;", true)?,
@@ -691,7 +699,8 @@ impl<'a> Executor<'a> {
         }
         let clock = int(env.time, env.f_time_reads) != 0;
         let random = raw::integral(Kind::Long, drawn).is_some_and(|n| n != 0);
-        let read = clock || random || touched != 0 || console;
+        let read =
+            clock || random || touched != 0 || console || int(env.system, env.f_system_reads) != 0;
         (
             read,
             Resources {
@@ -713,6 +722,7 @@ impl<'a> Executor<'a> {
         self.call_void_static(env.random, env.random_begin);
         self.call_void_static(env.fs, env.fs_begin);
         self.call_void_static(env.console, env.console_begin);
+        self.call_void_static(env.system, env.system_begin);
         if let Some((seed, probe, secondary)) = env.tlr {
             let jni = self.jni;
             jni.set_field(

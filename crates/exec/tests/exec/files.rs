@@ -142,6 +142,50 @@ fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
     assert!(!Path::new("/work/notes.txt").exists());
 }
 
+/// Properties, variables and the host name are the same on every machine, and a property a
+/// test sets is gone in the next test (and never reaches the JVM's own).
+#[test]
+fn properties_variables_and_host_are_fixed_and_set_properties_do_not_leak() {
+    let mut c = config(vec![fixtures().clone()], &["env/Machine"]);
+    c.environment = true;
+    let mut host = Host::start(c).unwrap();
+    let machine = |name: &str, desc: &str, args: Vec<VarRef>| {
+        Statement::method("env/Machine", name, desc, None, args)
+    };
+    let set = Test::new(vec![
+        s("ferrosuite.x"),
+        s("1"),
+        machine(
+            "set",
+            "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;",
+            vec![VarRef(0), VarRef(1)],
+        ),
+    ]);
+    let tests = vec![
+        Test::new(vec![machine("home", "()Ljava/lang/String;", vec![])]),
+        Test::new(vec![machine("host", "()Ljava/lang/String;", vec![])]),
+        set.clone(),
+        set,
+        Test::new(vec![machine("hasSecret", "()Z", vec![])]),
+    ];
+    let got: Vec<String> = host
+        .run(&tests, true)
+        .unwrap()
+        .iter()
+        .map(rendered)
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "/home/user|/home/user|user|/work",
+            "localhost",
+            "unset->1",
+            "unset->1",
+            "false"
+        ]
+    );
+}
+
 #[test]
 fn without_the_environment_file_writes_stay_refused() {
     let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
@@ -155,8 +199,9 @@ fn without_the_environment_file_writes_stay_refused() {
     assert!(!std::env::current_dir().unwrap().join("notes.txt").exists());
 }
 
-/// The runtime of emitted tests patches `env.Notes` as it loads in a plain JVM (no flag) and
-/// gives the same values as the worker: the same virtual tree, paths and console.
+/// The runtime of emitted tests patches `env.Notes` and `env.Machine` as they load in a plain
+/// JVM (no flag) and gives the same values as the worker: the same virtual tree, paths,
+/// console, properties and host.
 #[test]
 fn the_emitted_tests_runtime_gives_the_same_files() {
     let dir = ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "files-runtime");
@@ -187,6 +232,11 @@ public class FilesHarness {
         b(); System.out.println(Notes.temporary());
         b(); System.out.println(Notes.size("nothing"));
         b(); System.out.println(Notes.console());
+        b(); System.out.println(env.Machine.home());
+        b(); System.out.println(env.Machine.host());
+        b(); System.out.println(env.Machine.set("ferrosuite.x", "1"));
+        b(); System.out.println(env.Machine.set("ferrosuite.x", "1"));
+        System.out.println(System.getProperty("ferrosuite.x"));
     }
 }
 "#;
@@ -226,7 +276,18 @@ public class FilesHarness {
         .map(str::to_string)
         .collect();
     // "a\nb" read back line by line is one printed line.
-    let want: Vec<String> = cases().iter().map(|(_, w)| (*w).to_string()).collect();
+    let mut want: Vec<String> = cases().iter().map(|(_, w)| (*w).to_string()).collect();
+    // The machine as every test sees it; the property set stays in the test's overlay.
+    want.extend(
+        [
+            "/home/user|/home/user|user|/work",
+            "localhost",
+            "unset->1",
+            "unset->1",
+            "null",
+        ]
+        .map(String::from),
+    );
     assert_eq!(plain, want);
     let left: Vec<_> = std::fs::read_dir(&work).unwrap().collect();
     assert!(left.is_empty(), "the plain JVM wrote {left:?}");

@@ -73,6 +73,7 @@ public final class Environment {
         SystemRandom.seedThread();
         VirtualFs.begin();
         VirtualConsole.begin();
+        VirtualSystem.begin();
     }
 
     /**
