@@ -49,7 +49,7 @@ use crate::classfile::ClassFile;
 use crate::error::{Error, Result};
 use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::environment::{SeededConstructor, seeded_constructors};
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
+use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect, static_target};
 
 /// Internal name of the runtime class with the shifted clock.
 pub const TIME_CLASS: &str = "org/ferrosuite/rt/SystemTime";
@@ -152,10 +152,7 @@ pub fn redirects() -> Vec<Redirect> {
 /// directly, which no class rewriting reaches).
 #[must_use]
 pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
-    redirects()
-        .into_iter()
-        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
-        .map(|r| r.to)
+    static_target(&redirects(), owner, name, descriptor)
 }
 
 /// Rewrites every clock read of the class to the shifted clock; returns the number of

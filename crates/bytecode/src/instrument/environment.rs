@@ -37,7 +37,7 @@ use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::editor::CodeEditor;
 use crate::instrument::files::{self, Factory};
 use crate::instrument::initial_frame;
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
+use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect, static_target};
 use crate::instrument::{clock, random, system};
 use crate::opcodes as op;
 
@@ -130,19 +130,25 @@ pub fn patcher_table() -> Vec<String> {
 /// the API directly, which no class rewriting reaches).
 #[must_use]
 pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
-    redirects()
-        .into_iter()
-        .filter(|r| r.kind == RedirectKind::Reference)
-        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
-        .map(|r| r.to)
+    static_target(&redirects(), owner, name, descriptor)
 }
 
 /// The runtime method that gives the value of a seeded constructor, if `class` with
 /// `descriptor` is one (`java/util/Random`, `()V`).
 #[must_use]
 pub fn seeded_target(class: &str, descriptor: &str) -> Option<MemberSpec> {
+    seeded_target_in(&SEEDED, class, descriptor)
+}
+
+/// [`seeded_target`] among the constructors of `table`.
+#[must_use]
+pub fn seeded_target_in(
+    table: &[SeededConstructor],
+    class: &str,
+    descriptor: &str,
+) -> Option<MemberSpec> {
     (descriptor == "()V")
-        .then(|| SEEDED.iter().find(|s| s.class == class))
+        .then(|| table.iter().find(|s| s.class == class))
         .flatten()
         .map(SeededConstructor::stand_in)
 }

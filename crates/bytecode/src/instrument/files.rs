@@ -7,13 +7,13 @@
 //! | `java.io.File`'s methods that ask the file system (`exists`, `length`, `list`, `mkdirs`, `delete`, `getCanonicalPath`, …) | `VirtualFiles`' of the same name taking the `File` first |
 //! | `File.createTempFile`, `File.listRoots` | `VirtualFiles`' of the same descriptor |
 //! | `new FileInputStream(f)`, `FileOutputStream`, `FileReader`, `FileWriter`, `PrintWriter(file)`, `PrintStream(file)`, `Scanner(file)` | a [factory](Factory): `VirtualFiles.newFileInputStream(f)` … |
-//! | `java.nio.file.Files`' static methods (read, write, create, delete, list, walk, copy, move, …) | `VirtualPaths`' of the same descriptor (paths of other file systems go on to `Files`) |
+//! | `java.nio.file.Files`' static methods (read, write, create, delete, list, walk, `walkFileTree`, `find`, directory streams, basic attributes, copy, move, …) | `VirtualPaths`' of the same descriptor (paths of other file systems go on to `Files`) |
 //! | `Path.toAbsolutePath`, `toRealPath`, `toUri` | `VirtualPaths`' taking the path first |
 //! | `System.in` | `VirtualConsole.in` |
 //!
 //! A `File` stays a path holder; relative paths start at the virtual `/work`. Not made
-//! virtual: `RandomAccessFile`, file channels, `Files.newByteChannel`/`walkFileTree`/
-//! attribute views, and code in a subclass of a file stream calling its `super(…)` constructor
+//! virtual: `RandomAccessFile`, file channels, `Files.newByteChannel`, attributes other than
+//! the basic ones, and code in a subclass of a file stream calling its `super(…)` constructor
 //! (the sandbox still refuses what they would write).
 //!
 //! ```
@@ -291,6 +291,8 @@ fn files_statics() -> Vec<(&'static str, String)> {
     let lines = "Ljava/lang/Iterable;";
     let text = "Ljava/lang/CharSequence;";
     let stream = "Ljava/util/stream/Stream;";
+    let dirs = "Ljava/nio/file/DirectoryStream;";
+    let visitor = "Ljava/nio/file/FileVisitor;";
     vec![
         ("exists", format!("({P}{link})Z")),
         ("notExists", format!("({P}{link})Z")),
@@ -362,6 +364,22 @@ fn files_statics() -> Vec<(&'static str, String)> {
         (
             "setLastModifiedTime",
             format!("({P}Ljava/nio/file/attribute/FileTime;){P}"),
+        ),
+        (
+            "readAttributes",
+            format!("({P}Ljava/lang/Class;{link})Ljava/nio/file/attribute/BasicFileAttributes;"),
+        ),
+        ("newDirectoryStream", format!("({P}){dirs}")),
+        ("newDirectoryStream", format!("({P}{S}){dirs}")),
+        (
+            "newDirectoryStream",
+            format!("({P}Ljava/nio/file/DirectoryStream$Filter;){dirs}"),
+        ),
+        ("walkFileTree", format!("({P}{visitor}){P}")),
+        ("walkFileTree", format!("({P}Ljava/util/Set;I{visitor}){P}")),
+        (
+            "find",
+            format!("({P}ILjava/util/function/BiPredicate;{visit}){stream}"),
         ),
     ]
 }

@@ -120,6 +120,22 @@ impl Redirect {
     }
 }
 
+/// The stand-in of the static API `owner.name descriptor` among `redirects`' references, if it
+/// is one (for statements that call the API directly, which no class rewriting reaches).
+#[must_use]
+pub fn static_target(
+    redirects: &[Redirect],
+    owner: &str,
+    name: &str,
+    descriptor: &str,
+) -> Option<MemberSpec> {
+    redirects
+        .iter()
+        .filter(|r| r.kind == RedirectKind::Reference)
+        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
+        .map(|r| r.to.clone())
+}
+
 /// Applies the redirections to every method of the class; returns the number of instructions
 /// changed.
 pub fn redirect(class: &mut ClassFile, redirects: &[Redirect]) -> Result<usize> {

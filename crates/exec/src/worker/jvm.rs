@@ -158,8 +158,9 @@ impl Control {
     pub(super) fn seeded_target(self, class: &str, descriptor: &str) -> Option<MemberSpec> {
         match self {
             Control::None => None,
-            Control::ShiftedClock => (class == clock::NEW_DATE.class && descriptor == "()V")
-                .then(|| clock::NEW_DATE.stand_in()),
+            Control::ShiftedClock => {
+                environment::seeded_target_in(&[clock::NEW_DATE], class, descriptor)
+            }
             Control::Environment => environment::seeded_target(class, descriptor),
         }
     }

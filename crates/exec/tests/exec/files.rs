@@ -91,6 +91,10 @@ fn cases() -> Vec<(Test, &'static str)> {
             Test::new(vec![notes("console", "()Ljava/lang/String;", vec![])]),
             "<eof>",
         ),
+        (
+            Test::new(vec![s("data"), notes("walk", str1, vec![VarRef(0)])]),
+            "+data+d f.txt:3-- ds:f.txt",
+        ),
     ]
 }
 
@@ -132,7 +136,7 @@ fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
     }
     assert_eq!(results[0].resources.files, vec!["notes.txt".to_string()]);
     assert!(!results[0].resources.console);
-    assert!(results[cases.len() - 1].resources.console);
+    assert!(results[cases.len() - 2].resources.console);
     for name in LEFT {
         assert!(
             !cwd.join(name).exists() && !tmp.join(name).exists(),
@@ -186,6 +190,24 @@ fn properties_variables_and_host_are_fixed_and_set_properties_do_not_leak() {
     );
 }
 
+/// A constructor call with a jump between `new` and `<init>` is not made a factory (no stack
+/// map frame may hold the uninitialised object): the class verifies and runs, and the sandbox
+/// refuses the real write.
+#[test]
+fn a_jump_inside_a_constructor_call_leaves_it_to_the_sandbox() {
+    let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
+    c.environment = true;
+    let mut host = Host::start(c).unwrap();
+    let t = Test::new(vec![
+        Statement::Primitive(Prim::Boolean(true)),
+        notes("either", "(Z)Ljava/lang/String;", vec![VarRef(0)]),
+    ]);
+    let r = host.run(&[t], false).unwrap();
+    let thrown = r[0].first_exception().map(|(_, t)| t.kind.clone());
+    assert!(matches!(thrown, Some(ThrowKind::Sandbox(_))), "{r:?}");
+    assert!(!std::env::current_dir().unwrap().join("first.txt").exists());
+}
+
 #[test]
 fn without_the_environment_file_writes_stay_refused() {
     let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
@@ -232,6 +254,7 @@ public class FilesHarness {
         b(); System.out.println(Notes.temporary());
         b(); System.out.println(Notes.size("nothing"));
         b(); System.out.println(Notes.console());
+        b(); System.out.println(Notes.walk("data"));
         b(); System.out.println(env.Machine.home());
         b(); System.out.println(env.Machine.host());
         b(); System.out.println(env.Machine.set("ferrosuite.x", "1"));

@@ -71,6 +71,14 @@ public final class SystemTime {
         ticks = Math.max(0, millis - START_MILLIS - shiftMillis);
     }
 
+    /**
+     * The time now, for a stamp the runtime itself keeps (a virtual file's modification time):
+     * not a read of the code under test, so the clock does not move.
+     */
+    static synchronized long stamp() {
+        return virtual ? START_MILLIS + shiftMillis + ticks : System.currentTimeMillis() + shiftMillis;
+    }
+
     /** The virtual milliseconds elapsed so far; the next read is a step later. */
     private static synchronized long tick() {
         reads++;

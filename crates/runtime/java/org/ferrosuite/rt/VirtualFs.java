@@ -64,7 +64,7 @@ public final class VirtualFs {
         Node(boolean dir) {
             this.dir = dir;
             this.executable = dir;
-            this.modified = SystemTime.virtual ? SystemTime.START_MILLIS : 0;
+            this.modified = SystemTime.stamp();
         }
 
         byte[] bytes() {
@@ -195,7 +195,7 @@ public final class VirtualFs {
             throw new IOException("Permission denied: " + path);
         }
         NODES.put(abs, new Node(dir));
-        p.modified = SystemTime.currentTimeMillis();
+        p.modified = SystemTime.stamp();
         return true;
     }
 
@@ -322,7 +322,7 @@ public final class VirtualFs {
             n.data = new byte[0];
             n.size = 0;
         }
-        n.modified = SystemTime.currentTimeMillis();
+        n.modified = SystemTime.stamp();
         return n;
     }
 
@@ -456,7 +456,7 @@ public final class VirtualFs {
                     throw new IOException("Stream Closed");
                 }
                 node.write(b, off, len);
-                node.modified = SystemTime.currentTimeMillis();
+                node.modified = SystemTime.stamp();
             }
         }
 

@@ -14,6 +14,10 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.CopyOption;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.FileVisitor;
+import java.nio.file.PathMatcher;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
@@ -26,11 +30,16 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.stream.Stream;
 
 /**
@@ -535,6 +544,193 @@ public final class VirtualPaths {
         return p;
     }
 
+    // ---- attributes, directory streams, tree walks ----
+
+    /** The basic attributes of a virtual entry. */
+    static final class Attributes implements BasicFileAttributes {
+        private final VirtualFs.Node node;
+        private final String key;
+
+        Attributes(VirtualFs.Node node, String key) {
+            this.node = node;
+            this.key = key;
+        }
+
+        public FileTime lastModifiedTime() {
+            return FileTime.fromMillis(node.modified);
+        }
+
+        public FileTime lastAccessTime() {
+            return lastModifiedTime();
+        }
+
+        public FileTime creationTime() {
+            return lastModifiedTime();
+        }
+
+        public boolean isRegularFile() {
+            return !node.dir;
+        }
+
+        public boolean isDirectory() {
+            return node.dir;
+        }
+
+        public boolean isSymbolicLink() {
+            return false;
+        }
+
+        public boolean isOther() {
+            return false;
+        }
+
+        public long size() {
+            return node.dir ? 4096 : node.size;
+        }
+
+        public Object fileKey() {
+            return key;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <A extends BasicFileAttributes> A readAttributes(Path p, Class<A> type,
+            LinkOption... o) throws IOException {
+        if (!virtual(p)) {
+            return Files.readAttributes(p, type, o);
+        }
+        if (type != BasicFileAttributes.class) {
+            throw new UnsupportedOperationException("ferrosuite: only BasicFileAttributes of a virtual file");
+        }
+        return (A) new Attributes(existing(p), VirtualFs.resolve(s(p)));
+    }
+
+    /** The entries of a virtual directory, as a stream the caller closes. */
+    static final class Listing implements DirectoryStream<Path> {
+        private final List<Path> entries;
+        private boolean open = true;
+        private boolean iterated;
+
+        Listing(List<Path> entries) {
+            this.entries = entries;
+        }
+
+        public Iterator<Path> iterator() {
+            if (!open) {
+                throw new IllegalStateException("Directory stream is closed");
+            }
+            if (iterated) {
+                throw new IllegalStateException("Iterator already obtained");
+            }
+            iterated = true;
+            return entries.iterator();
+        }
+
+        public void close() {
+            open = false;
+        }
+    }
+
+    public static DirectoryStream<Path> newDirectoryStream(Path dir) throws IOException {
+        return virtual(dir) ? new Listing(children(dir)) : Files.newDirectoryStream(dir);
+    }
+
+    public static DirectoryStream<Path> newDirectoryStream(Path dir, String glob)
+            throws IOException {
+        if (!virtual(dir)) {
+            return Files.newDirectoryStream(dir, glob);
+        }
+        PathMatcher m = dir.getFileSystem().getPathMatcher("glob:" + glob);
+        List<Path> kept = new ArrayList<Path>();
+        for (Path c : children(dir)) {
+            if (m.matches(c.getFileName())) {
+                kept.add(c);
+            }
+        }
+        return new Listing(kept);
+    }
+
+    public static DirectoryStream<Path> newDirectoryStream(Path dir,
+            DirectoryStream.Filter<? super Path> filter) throws IOException {
+        if (!virtual(dir)) {
+            return Files.newDirectoryStream(dir, filter);
+        }
+        List<Path> kept = new ArrayList<Path>();
+        for (Path c : children(dir)) {
+            if (filter.accept(c)) {
+                kept.add(c);
+            }
+        }
+        return new Listing(kept);
+    }
+
+    public static Path walkFileTree(Path start, FileVisitor<? super Path> visitor)
+            throws IOException {
+        return walkFileTree(start, EnumSet.noneOf(FileVisitOption.class), Integer.MAX_VALUE,
+            visitor);
+    }
+
+    public static Path walkFileTree(Path start, Set<FileVisitOption> options, int depth,
+            FileVisitor<? super Path> visitor) throws IOException {
+        if (!virtual(start)) {
+            return Files.walkFileTree(start, options, depth, visitor);
+        }
+        if (depth < 0) {
+            throw new IllegalArgumentException("'maxDepth' is negative");
+        }
+        if (visitor == null) {
+            throw new NullPointerException();
+        }
+        visit(start, 0, depth, visitor);
+        return start;
+    }
+
+    /** One entry of a tree walk, as {@code Files.walkFileTree} visits it. */
+    private static FileVisitResult visit(Path p, int depth, int max,
+            FileVisitor<? super Path> visitor) throws IOException {
+        VirtualFs.Node n = node(p);
+        if (n == null) {
+            return visitor.visitFileFailed(p, new NoSuchFileException(s(p)));
+        }
+        Attributes attrs = new Attributes(n, VirtualFs.resolve(s(p)));
+        if (depth >= max || !n.dir) {
+            return visitor.visitFile(p, attrs);
+        }
+        if (!n.readable) {
+            return visitor.visitFileFailed(p, new AccessDeniedException(s(p)));
+        }
+        FileVisitResult r = visitor.preVisitDirectory(p, attrs);
+        if (r != FileVisitResult.CONTINUE) {
+            return r == FileVisitResult.SKIP_SUBTREE ? FileVisitResult.CONTINUE : r;
+        }
+        for (Path c : children(p)) {
+            FileVisitResult k = visit(c, depth + 1, max, visitor);
+            if (k == FileVisitResult.TERMINATE) {
+                return k;
+            }
+            if (k == FileVisitResult.SKIP_SIBLINGS) {
+                break;
+            }
+        }
+        return visitor.postVisitDirectory(p, null);
+    }
+
+    public static Stream<Path> find(Path start, int depth,
+            BiPredicate<Path, BasicFileAttributes> matcher, FileVisitOption... o)
+            throws IOException {
+        if (!virtual(start)) {
+            return Files.find(start, depth, matcher, o);
+        }
+        List<Path> kept = new ArrayList<Path>();
+        for (Path p : walk(start, depth, o).toArray(Path[]::new)) {
+            VirtualFs.Node n = node(p);
+            if (n != null && matcher.test(p, new Attributes(n, VirtualFs.resolve(s(p))))) {
+                kept.add(p);
+            }
+        }
+        return kept.stream();
+    }
+
     // ---- java.nio.file.Path ----
 
     public static Path toAbsolutePath(Path p) {
@@ -560,6 +756,16 @@ public final class VirtualPaths {
         if (!virtual(p)) {
             return p.toUri();
         }
-        return VirtualFiles.toURI(toAbsolutePath(p).toFile());
+        String abs = toAbsolutePath(p).toString();
+        VirtualFs.Node n = VirtualFs.node(VirtualFs.resolve(abs));
+        if (n != null && n.dir && !abs.endsWith("/")) {
+            abs = abs + "/";
+        }
+        try {
+            // An empty host, as the default file system's URIs have: file:///work/x.
+            return new URI("file", "", abs, null);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
