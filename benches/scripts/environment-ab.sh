@@ -47,7 +47,7 @@ listing() {
     find "$HOME" "$root" /tmp -xdev \( -path "$out" -o -path "$root/target" -o -path "$HOME/.cargo" \
         -o -path "$HOME/.rustup" -o -path "$HOME/.cache" -o -path "/tmp/hsperfdata_*" \
         -o -path "/tmp/bash_jobs*" -o -path "$root/.git" \) -prune -o -printf '%p\t%s\t%T@\n' \
-        2>/dev/null | sort
+        2>/dev/null | sort -T "$out"
 }
 mkdir -p "$out/listing" "$out/cwd"
 for seed in "${seeds[@]}"; do

@@ -255,6 +255,7 @@ public class FilesHarness {
         b(); System.out.println(Notes.size("nothing"));
         b(); System.out.println(Notes.console());
         b(); System.out.println(Notes.walk("data"));
+        System.err.println("pid " + java.lang.management.ManagementFactory.getRuntimeMXBean().getName());
         b(); System.out.println(env.Machine.home());
         b(); System.out.println(env.Machine.host());
         b(); System.out.println(env.Machine.set("ferrosuite.x", "1"));
@@ -314,4 +315,19 @@ public class FilesHarness {
     assert_eq!(plain, want);
     let left: Vec<_> = std::fs::read_dir(&work).unwrap().collect();
     assert!(left.is_empty(), "the plain JVM wrote {left:?}");
+    // Attaching the agent leaves no socket file behind.
+    let pid = out_pid(&out);
+    assert!(!pid.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let socket = format!("/tmp/.java_pid{pid}");
+    assert!(!Path::new(&socket).exists(), "{socket} left behind");
+}
+
+/// The pid the harness printed on standard error (`pid <pid>@<host>`).
+fn out_pid(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .and_then(|l| l.split('@').next())
+        .unwrap_or_default()
+        .to_string()
 }

@@ -44,6 +44,7 @@ public final class Environment {
             return;
         }
         Instrumentation inst = instrumentation();
+        removeAttachSocket();
         SystemTime.virtual = true;
         inst.addTransformer(new Transformer(), true);
         List<Class<?>> loaded = new ArrayList<Class<?>>();
@@ -125,6 +126,26 @@ public final class Environment {
     /** Makes the random numbers drawn from now on those of {@code seed}. */
     public static void seedRandom(long seed) {
         SystemRandom.choose(seed);
+    }
+
+    /**
+     * Removes the socket file {@code /tmp/.java_pid<pid>} that attaching the agent made this
+     * JVM create (HotSpot leaves it behind after the JVM exits), so that a test run leaves no
+     * file on the machine. The JVM makes it again if a tool attaches later.
+     */
+    private static void removeAttachSocket() {
+        try {
+            String name = java.lang.management.ManagementFactory.getRuntimeMXBean().getName();
+            int at = name.indexOf('@');
+            if (at > 0) {
+                java.io.File socket = new java.io.File("/tmp/.java_pid" + name.substring(0, at));
+                if (socket.exists() && !socket.isDirectory()) {
+                    socket.delete();
+                }
+            }
+        } catch (Throwable e) {
+            // Not a HotSpot JVM on a Unix: nothing to remove.
+        }
     }
 
     /** Whether a class is patched: loaded by an application loader, not a tool's. */
