@@ -7,13 +7,13 @@
 //! | `java.io.File`'s methods that ask the file system (`exists`, `length`, `list`, `mkdirs`, `delete`, `getCanonicalPath`, …) | `VirtualFiles`' of the same name taking the `File` first |
 //! | `File.createTempFile`, `File.listRoots` | `VirtualFiles`' of the same descriptor |
 //! | `new FileInputStream(f)`, `FileOutputStream`, `FileReader`, `FileWriter`, `PrintWriter(file)`, `PrintStream(file)`, `Scanner(file)` | a [factory](Factory): `VirtualFiles.newFileInputStream(f)` … |
-//! | `java.nio.file.Files`' static methods (read, write, create, delete, list, walk, `walkFileTree`, `find`, directory streams, basic attributes, copy, move, …) | `VirtualPaths`' of the same descriptor (paths of other file systems go on to `Files`) |
+//! | `java.nio.file.Files`' static methods (read, write, create, delete, list, walk, `walkFileTree`, `find`, directory streams, byte channels, basic attributes, copy, move, …) | `VirtualPaths`' of the same descriptor (paths of other file systems go on to `Files`) |
 //! | `Path.toAbsolutePath`, `toRealPath`, `toUri` | `VirtualPaths`' taking the path first |
 //! | `System.in` | `VirtualConsole.in` |
 //!
 //! A `File` stays a path holder; relative paths start at the virtual `/work`. Not made
-//! virtual: `RandomAccessFile`, file channels, `Files.newByteChannel`, attributes other than
-//! the basic ones, and code in a subclass of a file stream calling its `super(…)` constructor
+//! virtual: `RandomAccessFile`, `FileChannel`s (`FileChannel.open`, a stream's `getChannel()`),
+//! attributes other than the basic ones, and code in a subclass of a file stream calling its `super(…)` constructor
 //! (the sandbox still refuses what they would write).
 //!
 //! ```
@@ -293,6 +293,7 @@ fn files_statics() -> Vec<(&'static str, String)> {
     let stream = "Ljava/util/stream/Stream;";
     let dirs = "Ljava/nio/file/DirectoryStream;";
     let visitor = "Ljava/nio/file/FileVisitor;";
+    let channel = "Ljava/nio/channels/SeekableByteChannel;";
     vec![
         ("exists", format!("({P}{link})Z")),
         ("notExists", format!("({P}{link})Z")),
@@ -374,6 +375,11 @@ fn files_statics() -> Vec<(&'static str, String)> {
         (
             "newDirectoryStream",
             format!("({P}Ljava/nio/file/DirectoryStream$Filter;){dirs}"),
+        ),
+        ("newByteChannel", format!("({P}{open}){channel}")),
+        (
+            "newByteChannel",
+            format!("({P}Ljava/util/Set;{attrs}){channel}"),
         ),
         ("walkFileTree", format!("({P}{visitor}){P}")),
         ("walkFileTree", format!("({P}Ljava/util/Set;I{visitor}){P}")),

@@ -95,6 +95,13 @@ fn cases() -> Vec<(Test, &'static str)> {
             Test::new(vec![s("data"), notes("walk", str1, vec![VarRef(0)])]),
             "+data+d f.txt:3-- ds:f.txt",
         ),
+        (
+            Test::new(vec![
+                s("bytes.bin"),
+                notes("channel", str1, vec![VarRef(0)]),
+            ]),
+            "def6",
+        ),
     ]
 }
 
@@ -109,7 +116,13 @@ fn rendered(r: &TestResult) -> String {
 }
 
 /// Names the fixture would leave behind in a real working or temporary directory.
-const LEFT: [&str; 4] = ["notes.txt", "log.bin", "data", "notes1000001.txt"];
+const LEFT: [&str; 5] = [
+    "notes.txt",
+    "log.bin",
+    "data",
+    "notes1000001.txt",
+    "bytes.bin",
+];
 
 #[test]
 fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
@@ -136,7 +149,7 @@ fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
     }
     assert_eq!(results[0].resources.files, vec!["notes.txt".to_string()]);
     assert!(!results[0].resources.console);
-    assert!(results[cases.len() - 2].resources.console);
+    assert!(results[cases.len() - 3].resources.console);
     for name in LEFT {
         assert!(
             !cwd.join(name).exists() && !tmp.join(name).exists(),
@@ -255,6 +268,7 @@ public class FilesHarness {
         b(); System.out.println(Notes.size("nothing"));
         b(); System.out.println(Notes.console());
         b(); System.out.println(Notes.walk("data"));
+        b(); System.out.println(Notes.channel("bytes.bin"));
         System.err.println("pid " + java.lang.management.ManagementFactory.getRuntimeMXBean().getName());
         b(); System.out.println(env.Machine.home());
         b(); System.out.println(env.Machine.host());

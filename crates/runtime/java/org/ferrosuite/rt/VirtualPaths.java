@@ -10,6 +10,11 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -36,6 +41,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -729,6 +735,166 @@ public final class VirtualPaths {
             }
         }
         return kept.stream();
+    }
+
+    // ---- byte channels ----
+
+    /** A seekable channel over a virtual file's bytes. */
+    static final class Channel implements SeekableByteChannel {
+        private final VirtualFs.Node node;
+        private final boolean readable;
+        private final boolean writable;
+        private final boolean append;
+        private long position;
+        private boolean open = true;
+
+        Channel(VirtualFs.Node node, boolean readable, boolean writable, boolean append) {
+            this.node = node;
+            this.readable = readable;
+            this.writable = writable;
+            this.append = append;
+        }
+
+        private void check() throws ClosedChannelException {
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+        }
+
+        public int read(ByteBuffer dst) throws IOException {
+            synchronized (VirtualFs.class) {
+                check();
+                if (!readable) {
+                    throw new NonReadableChannelException();
+                }
+                if (position >= node.size) {
+                    return -1;
+                }
+                int n = (int) Math.min(dst.remaining(), node.size - position);
+                dst.put(node.data, (int) position, n);
+                position += n;
+                return n;
+            }
+        }
+
+        public int write(ByteBuffer src) throws IOException {
+            synchronized (VirtualFs.class) {
+                check();
+                if (!writable) {
+                    throw new NonWritableChannelException();
+                }
+                if (append) {
+                    position = node.size;
+                }
+                int n = src.remaining();
+                long end = position + n;
+                if (end > VirtualFs.MAX_FILE) {
+                    throw new IOException("No space left on device");
+                }
+                if (end > node.data.length) {
+                    node.data = Arrays.copyOf(node.data, (int) Math.max(end, node.data.length * 2L));
+                }
+                src.get(node.data, (int) position, n);
+                position = end;
+                node.size = (int) Math.max(node.size, end);
+                node.modified = SystemTime.stamp();
+                return n;
+            }
+        }
+
+        public long position() throws IOException {
+            check();
+            return position;
+        }
+
+        public SeekableByteChannel position(long p) throws IOException {
+            check();
+            if (p < 0) {
+                throw new IllegalArgumentException();
+            }
+            position = p;
+            return this;
+        }
+
+        public long size() throws IOException {
+            check();
+            return node.size;
+        }
+
+        public SeekableByteChannel truncate(long size) throws IOException {
+            synchronized (VirtualFs.class) {
+                check();
+                if (size < 0) {
+                    throw new IllegalArgumentException();
+                }
+                if (!writable) {
+                    throw new NonWritableChannelException();
+                }
+                if (size < node.size) {
+                    node.size = (int) size;
+                }
+                position = Math.min(position, size);
+                return this;
+            }
+        }
+
+        public boolean isOpen() {
+            return open;
+        }
+
+        public void close() {
+            open = false;
+        }
+    }
+
+    public static SeekableByteChannel newByteChannel(Path p, OpenOption... o) throws IOException {
+        if (!virtual(p)) {
+            return Files.newByteChannel(p, o);
+        }
+        return channel(p, new HashSet<OpenOption>(Arrays.asList(o)));
+    }
+
+    public static SeekableByteChannel newByteChannel(Path p, Set<? extends OpenOption> o,
+            FileAttribute<?>... a) throws IOException {
+        if (!virtual(p)) {
+            return Files.newByteChannel(p, o, a);
+        }
+        return channel(p, new HashSet<OpenOption>(o));
+    }
+
+    private static SeekableByteChannel channel(Path p, Set<OpenOption> o) throws IOException {
+        boolean append = o.contains(StandardOpenOption.APPEND);
+        boolean write = append || o.contains(StandardOpenOption.WRITE);
+        boolean read = o.contains(StandardOpenOption.READ) || !write;
+        if (read && append) {
+            throw new IllegalArgumentException("READ + APPEND not allowed");
+        }
+        if (!write) {
+            try {
+                return new Channel(VirtualFs.readable(s(p)), true, false, false);
+            } catch (FileNotFoundException e) {
+                throw nio(p);
+            }
+        }
+        VirtualFs.Node n = node(p);
+        if (o.contains(StandardOpenOption.CREATE_NEW) && n != null) {
+            throw new FileAlreadyExistsException(s(p));
+        }
+        if (n == null && !o.contains(StandardOpenOption.CREATE)
+                && !o.contains(StandardOpenOption.CREATE_NEW)) {
+            throw new NoSuchFileException(s(p));
+        }
+        boolean truncate = o.contains(StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            VirtualFs.Node w = VirtualFs.writable(s(p), !truncate);
+            if (read && !w.readable) {
+                throw new AccessDeniedException(s(p));
+            }
+            return new Channel(w, read, true, append);
+        } catch (FileNotFoundException e) {
+            VirtualFs.Node parent = VirtualFs.node(VirtualFs.parent(VirtualFs.resolve(s(p))));
+            throw parent == null ? new NoSuchFileException(s(p)) : new AccessDeniedException(s(p));
+        }
     }
 
     // ---- java.nio.file.Path ----
