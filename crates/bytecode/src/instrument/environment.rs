@@ -30,7 +30,7 @@
 //! ```
 
 use crate::classfile::{ClassFile, access};
-use crate::constant_pool::{Constant, CpIndex};
+use crate::constant_pool::{Constant, ConstantPool, CpIndex};
 use crate::error::{Error, Result, ResultExt};
 use crate::insn::Insn;
 use crate::instrument::RUNTIME_PACKAGE;
@@ -187,17 +187,13 @@ pub fn control_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
     class.to_bytes().map(Some)
 }
 
-/// Replaces the constructor calls of `table` by their factories; returns the number replaced.
-///
-/// A call is replaced when javac's shape is there: `new C` directly followed by `dup`, the
-/// matching `invokespecial C.<init>` (the innermost pending `new C`) later in the same
-/// method, and no jump, switch, return or `athrow` in between (so no stack map frame holds the
-/// uninitialised object). `new` and `dup` become `nop`s and the call `invokestatic` of the
-/// factory, in place: no offset moves. A subclass's `super(…)` has no `new` and stays.
-pub fn factories(class: &mut ClassFile, name: &str, table: &[Factory]) -> Result<usize> {
-    let cp = &class.constant_pool;
-    // (constructor reference, entry of `table`)
-    let mut sites: Vec<(CpIndex, usize)> = Vec::new();
+/// The constructor references of the pool (`Methodref`s of `<init>`) that `entry` maps, by
+/// class and descriptor, to an entry of a table: (reference, entry).
+fn constructor_refs(
+    cp: &ConstantPool,
+    entry: impl Fn(&str, &str) -> Option<usize>,
+) -> Result<Vec<(CpIndex, usize)>> {
+    let mut sites = Vec::new();
     for (i, c) in cp.entries().iter().enumerate() {
         if !matches!(c, Constant::Methodref { .. }) {
             continue;
@@ -207,13 +203,26 @@ pub fn factories(class: &mut ClassFile, name: &str, table: &[Factory]) -> Result
         if m.name != "<init>" {
             continue;
         }
-        if let Some(k) = table
-            .iter()
-            .position(|f| f.class == m.class && f.descriptor == m.descriptor)
-        {
+        if let Some(k) = entry(&m.class, &m.descriptor) {
             sites.push((index, k));
         }
     }
+    Ok(sites)
+}
+
+/// Replaces the constructor calls of `table` by their factories; returns the number replaced.
+///
+/// A call is replaced when javac's shape is there: `new C` directly followed by `dup`, the
+/// matching `invokespecial C.<init>` (the innermost pending `new C`) later in the same
+/// method, and no jump, switch, return or `athrow` in between (so no stack map frame holds the
+/// uninitialised object). `new` and `dup` become `nop`s and the call `invokestatic` of the
+/// factory, in place: no offset moves. A subclass's `super(…)` has no `new` and stays.
+pub fn factories(class: &mut ClassFile, name: &str, table: &[Factory]) -> Result<usize> {
+    let sites = constructor_refs(&class.constant_pool, |class, descriptor| {
+        table
+            .iter()
+            .position(|f| f.class == class && f.descriptor == descriptor)
+    })?;
     if sites.is_empty() {
         return Ok(0);
     }
@@ -286,22 +295,11 @@ pub fn seeded_constructors(
     name: &str,
     table: &[SeededConstructor],
 ) -> Result<usize> {
-    let cp = &class.constant_pool;
-    // (constructor reference, entry of `table`)
-    let mut sites: Vec<(CpIndex, usize)> = Vec::new();
-    for (i, c) in cp.entries().iter().enumerate() {
-        if !matches!(c, Constant::Methodref { .. }) {
-            continue;
-        }
-        let index = CpIndex(i as u16);
-        let m = cp.member_ref(index)?;
-        if m.name != "<init>" || m.descriptor != "()V" {
-            continue;
-        }
-        if let Some(k) = table.iter().position(|s| s.class == m.class) {
-            sites.push((index, k));
-        }
-    }
+    let sites = constructor_refs(&class.constant_pool, |class, descriptor| {
+        (descriptor == "()V")
+            .then(|| table.iter().position(|s| s.class == class))
+            .flatten()
+    })?;
     if sites.is_empty() {
         return Ok(0);
     }

@@ -7,7 +7,7 @@
 use ferrosuite_exec::{Host, Observed, Status, TestResult};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
-use crate::{config, fixtures};
+use crate::{config, fixtures, run_with_runtime};
 
 /// Where the virtual clock starts each test (`SystemTime.START_MILLIS`).
 const START_MILLIS: i64 = 1_600_000_000_000;
@@ -179,13 +179,6 @@ fn without_the_environment_randomness_is_the_machines() {
 /// the same tests: the same instants, seeds and draws.
 #[test]
 fn the_emitted_tests_runtime_gives_the_workers_values() {
-    let dir = ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "environment-runtime");
-    let rt = dir.join("rt");
-    for (name, bytes) in ferrosuite_runtime::CLASSES {
-        let p = rt.join(format!("{name}.class"));
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, bytes).unwrap();
-    }
     // One value per test, each after `begin()`, as the worker runs `tests()` below.
     let harness = r"
 public class EnvHarness {
@@ -207,34 +200,7 @@ public class EnvHarness {
     }
 }
 ";
-    let src = dir.join("src");
-    std::fs::create_dir_all(&src).unwrap();
-    std::fs::write(src.join("EnvHarness.java"), harness).unwrap();
-    let classes = dir.join("classes");
-    ferrosuite_testkit::javac(
-        &src,
-        &["EnvHarness.java".into()],
-        &[rt.clone(), fixtures().clone()],
-        &classes,
-    )
-    .unwrap();
-    let agent = ferrosuite_testkit::java_jar("byte-buddy-agent.jar");
-    let out = std::process::Command::new("java")
-        .arg("-cp")
-        .arg(ferrosuite_testkit::join(&[
-            classes,
-            rt,
-            fixtures().clone(),
-            agent,
-        ]))
-        .arg("EnvHarness")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (out, _) = run_with_runtime("environment-runtime", "EnvHarness", harness);
     let plain: Vec<i64> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| l.trim().parse().unwrap())

@@ -9,7 +9,7 @@ use std::path::Path;
 use ferrosuite_exec::{Host, Observed, Status, TestResult, ThrowKind};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
 
-use crate::{config, fixtures};
+use crate::{config, fixtures, run_with_runtime};
 
 fn s(v: &str) -> Statement {
     Statement::Primitive(Prim::String(v.into()))
@@ -239,13 +239,6 @@ fn without_the_environment_file_writes_stay_refused() {
 /// console, properties and host.
 #[test]
 fn the_emitted_tests_runtime_gives_the_same_files() {
-    let dir = ferrosuite_testkit::scratch(env!("CARGO_TARGET_TMPDIR"), "files-runtime");
-    let rt = dir.join("rt");
-    for (name, bytes) in ferrosuite_runtime::CLASSES {
-        let p = rt.join(format!("{name}.class"));
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, bytes).unwrap();
-    }
     let harness = r#"
 import env.Notes;
 import org.ferrosuite.rt.Environment;
@@ -278,37 +271,7 @@ public class FilesHarness {
     }
 }
 "#;
-    let src = dir.join("src");
-    std::fs::create_dir_all(&src).unwrap();
-    std::fs::write(src.join("FilesHarness.java"), harness).unwrap();
-    let classes = dir.join("classes");
-    ferrosuite_testkit::javac(
-        &src,
-        &["FilesHarness.java".into()],
-        &[rt.clone(), fixtures().clone()],
-        &classes,
-    )
-    .unwrap();
-    let work = dir.join("cwd");
-    std::fs::create_dir_all(&work).unwrap();
-    let agent = ferrosuite_testkit::java_jar("byte-buddy-agent.jar");
-    let out = std::process::Command::new("java")
-        .current_dir(&work)
-        .arg("-cp")
-        .arg(ferrosuite_testkit::join(&[
-            classes,
-            rt,
-            fixtures().clone(),
-            agent,
-        ]))
-        .arg("FilesHarness")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (out, work) = run_with_runtime("files-runtime", "FilesHarness", harness);
     let plain: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(str::to_string)

@@ -206,15 +206,19 @@ public final class Patcher {
         }
 
         private int addMethodref(String owner, String name, String desc) throws IOException {
-            int cls = add("C" + owner, entry(7, addUtf8(owner), -1));
-            int nat = add("N" + name + " " + desc, entry(12, addUtf8(name), addUtf8(desc)));
-            return add("M" + owner + "." + name + desc, entry(10, cls, nat));
+            return addMemberref(10, owner, name, desc);
         }
 
         private int addFieldref(String owner, String name, String desc) throws IOException {
+            return addMemberref(9, owner, name, desc);
+        }
+
+        /** A Fieldref (tag 9) or Methodref (tag 10) constant, added once. */
+        private int addMemberref(int tag, String owner, String name, String desc)
+                throws IOException {
             int cls = add("C" + owner, entry(7, addUtf8(owner), -1));
             int nat = add("N" + name + " " + desc, entry(12, addUtf8(name), addUtf8(desc)));
-            return add("F" + owner + "." + name + desc, entry(9, cls, nat));
+            return add(tag + owner + "." + name + desc, entry(tag, cls, nat));
         }
 
         private byte[] patch(boolean hierarchy) throws IOException {

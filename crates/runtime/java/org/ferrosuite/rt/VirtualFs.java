@@ -71,15 +71,18 @@ public final class VirtualFs {
             return Arrays.copyOf(data, size);
         }
 
-        void write(byte[] b, int off, int len) throws IOException {
-            if ((long) size + len > MAX_FILE) {
+        /** Writes {@code len} bytes at {@code at} (past the end: the gap reads as zeros). */
+        void write(long at, byte[] b, int off, int len) throws IOException {
+            long end = at + len;
+            if (end > MAX_FILE) {
                 throw new IOException("No space left on device");
             }
-            if (size + len > data.length) {
-                data = Arrays.copyOf(data, Math.max(size + len, Math.max(16, data.length * 2)));
+            if (end > data.length) {
+                data = Arrays.copyOf(data, (int) Math.max(end, Math.max(16, data.length * 2L)));
             }
-            System.arraycopy(b, off, data, size, len);
-            size += len;
+            System.arraycopy(b, off, data, (int) at, len);
+            size = (int) Math.max(size, end);
+            modified = SystemTime.stamp();
         }
     }
 
@@ -455,8 +458,7 @@ public final class VirtualFs {
                 if (closed) {
                     throw new IOException("Stream Closed");
                 }
-                node.write(b, off, len);
-                node.modified = SystemTime.stamp();
+                node.write(node.size, b, off, len);
             }
         }
 

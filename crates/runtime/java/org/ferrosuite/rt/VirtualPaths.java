@@ -40,6 +40,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -372,6 +373,15 @@ public final class VirtualPaths {
         if (append && options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
             throw new IllegalArgumentException("APPEND + TRUNCATE_EXISTING not allowed");
         }
+        return new VirtualFs.Out(openForWriting(p, options));
+    }
+
+    /**
+     * Opens a virtual file for writing as {@code options} say ({@code CREATE}, {@code
+     * CREATE_NEW}, {@code TRUNCATE_EXISTING}), with the exceptions of {@code java.nio.file}.
+     */
+    private static VirtualFs.Node openForWriting(Path p, Collection<? extends OpenOption> options)
+            throws IOException {
         VirtualFs.Node n = node(p);
         if (options.contains(StandardOpenOption.CREATE_NEW) && n != null) {
             throw new FileAlreadyExistsException(s(p));
@@ -382,7 +392,7 @@ public final class VirtualPaths {
         }
         boolean truncate = options.contains(StandardOpenOption.TRUNCATE_EXISTING);
         try {
-            return new VirtualFs.Out(VirtualFs.writable(s(p), !truncate));
+            return VirtualFs.writable(s(p), !truncate);
         } catch (FileNotFoundException e) {
             VirtualFs.Node parent = VirtualFs.node(VirtualFs.parent(VirtualFs.resolve(s(p))));
             throw parent == null ? new NoSuchFileException(s(p)) : new AccessDeniedException(s(p));
@@ -787,17 +797,10 @@ public final class VirtualPaths {
                     position = node.size;
                 }
                 int n = src.remaining();
-                long end = position + n;
-                if (end > VirtualFs.MAX_FILE) {
-                    throw new IOException("No space left on device");
-                }
-                if (end > node.data.length) {
-                    node.data = Arrays.copyOf(node.data, (int) Math.max(end, node.data.length * 2L));
-                }
-                src.get(node.data, (int) position, n);
-                position = end;
-                node.size = (int) Math.max(node.size, end);
-                node.modified = SystemTime.stamp();
+                byte[] b = new byte[n];
+                src.get(b);
+                node.write(position, b, 0, n);
+                position += n;
                 return n;
             }
         }
@@ -876,25 +879,11 @@ public final class VirtualPaths {
                 throw nio(p);
             }
         }
-        VirtualFs.Node n = node(p);
-        if (o.contains(StandardOpenOption.CREATE_NEW) && n != null) {
-            throw new FileAlreadyExistsException(s(p));
+        VirtualFs.Node w = openForWriting(p, o);
+        if (read && !w.readable) {
+            throw new AccessDeniedException(s(p));
         }
-        if (n == null && !o.contains(StandardOpenOption.CREATE)
-                && !o.contains(StandardOpenOption.CREATE_NEW)) {
-            throw new NoSuchFileException(s(p));
-        }
-        boolean truncate = o.contains(StandardOpenOption.TRUNCATE_EXISTING);
-        try {
-            VirtualFs.Node w = VirtualFs.writable(s(p), !truncate);
-            if (read && !w.readable) {
-                throw new AccessDeniedException(s(p));
-            }
-            return new Channel(w, read, true, append);
-        } catch (FileNotFoundException e) {
-            VirtualFs.Node parent = VirtualFs.node(VirtualFs.parent(VirtualFs.resolve(s(p))));
-            throw parent == null ? new NoSuchFileException(s(p)) : new AccessDeniedException(s(p));
-        }
+        return new Channel(w, read, true, append);
     }
 
     // ---- java.nio.file.Path ----
