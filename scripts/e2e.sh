@@ -3,7 +3,8 @@
 # budget, so the run is reproducible), then the emitted tests compiled with javac and run with
 # JUnit 5 and JUnit 4 under JaCoCo's agent (scripts/coverage.sh); fails unless every test
 # compiles and passes three times and JaCoCo's branch coverage of each class reaches what the
-# class allows (thresholds below, from the fixtures: Stack and Branches are fully coverable).
+# class allows (thresholds below, from the fixtures: Stack and Branches are fully coverable);
+# and PIT (scripts/mutation.sh) runs on the Stack suites and kills some of its mutants.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/workdir.sh"
@@ -36,5 +37,22 @@ for junit in 5 4; do
       echo "ok   junit$junit $class: JaCoCo branch coverage $pct % of $branches (min $min %), 3 runs, no failure, no flaky test"
     fi
   done
+  # PIT on the Stack suite: both mutator groups for JUnit 5, the current defaults for JUnit 4.
+  groups=DEFAULTS,OLD_DEFAULTS
+  [ "$junit" = 4 ] && groups=DEFAULTS
+  if ! MUTATORS=$groups FORMAT=json WORK=$work/mutation-$junit "$root/scripts/mutation.sh" "$cp" \
+      "$out" examples.Stack > "$work/mutation-$junit.jsonl"; then
+    echo "FAIL junit$junit: scripts/mutation.sh failed (work files in $work/mutation-$junit)" >&2
+    status=1
+  fi
+  cat "$work/mutation-$junit.jsonl"
+  while read -r line; do
+    got=$(echo "$line" | awk -F'[:,]' '{for (i=1;i<NF;i++) {if ($i=="\"killed\"") k=$(i+1); if ($i=="\"mutants\"") t=$(i+1)}} END {printf "%d %d", k, t}')
+    read -r killed mutants <<< "$got"
+    if [ "$mutants" -lt 10 ] || [ $((100 * killed)) -lt $((30 * mutants)) ]; then
+      echo "FAIL junit$junit: PIT killed $killed of $mutants mutants of examples.Stack (min 30 %)" >&2
+      status=1
+    fi
+  done < "$work/mutation-$junit.jsonl"
 done
 exit $status

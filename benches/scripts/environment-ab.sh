@@ -6,10 +6,12 @@
 # the fixtures env.Settings, env.Notes and env.Dice; the tests and assertions the stability
 # check removed in each mode; whether each generate run left the file system as it was (a
 # listing of the home, working and temporary directories before and after); and RERUNS reruns
-# of the first seed's environment suites in a random test order.
+# of the first seed's environment suites in a random test order, all but the first under a
+# shifted clock (libfaketime: another day, month and year; installed with apt-get if missing).
 #
 #   benches/scripts/environment-ab.sh OUT [SEED...]     (default seeds 1 2 3 4 5)
 #   BUDGET=60s JOBS=2 RERUNS=5 CLASSES="a.B c.D" benches/scripts/environment-ab.sh /tmp/envab 1 2
+#   FERROSUITE_BIN=/tmp/bin/ferrosuite ...   (a copy of a release build, not rebuilt)
 #
 # Writes OUT/<mode>-<seed>/ (generate's output, report and coverage.jsonl), OUT/listing/ (the
 # differences, one file per run), OUT/reruns/ and OUT/summary.md.
@@ -38,7 +40,12 @@ fixtures=$out/fixtures
 [ -d "$fixtures/java8" ] || fixtures/build.sh "$fixtures" > /dev/null
 jars=(guava commons-io joda-time commons-lang3)
 cp=$(printf "$J/%s.jar:" "${jars[@]}")$fixtures/java8
-cargo build -q --release -p ferrosuite -p ferrosuite-exec
+if [ -z "${FERROSUITE_BIN:-}" ]; then
+    cargo build -q --release -p ferrosuite -p ferrosuite-exec
+    FERROSUITE_BIN=$root/target/release/ferrosuite
+fi
+command -v faketime > /dev/null || apt-get install -y faketime > /dev/null 2>&1 \
+    || { apt-get update > /dev/null 2>&1 && apt-get install -y faketime > /dev/null 2>&1; } || true
 args=()
 for c in "${classes[@]}"; do args+=(--class "$c"); done
 # The directories code under test could write to, without this benchmark's own output, the
@@ -60,7 +67,7 @@ for seed in "${seeds[@]}"; do
         echo "== $mode seed $seed ($(date +%T))"
         listing > "$out/listing/before"
         # From an empty working directory, which must stay empty.
-        (cd "$out/cwd" && "$root/target/release/ferrosuite" generate -c "$cp" "${args[@]}" \
+        (cd "$out/cwd" && "$FERROSUITE_BIN" generate -c "$cp" "${args[@]}" \
             --budget "$BUDGET" --seed "$seed" --jobs "$JOBS" --out "$dir" "${flags[@]}") \
             > "$out/$mode-$seed.log" 2>&1 || true
         listing > "$out/listing/after"
@@ -81,8 +88,14 @@ runtime=$(find "$first/src/test/java" -maxdepth 1 -name ferrosuite-runtime.jar |
 find "$first/src/test/java" -name '*Test.java' > "$rr/sources.txt"
 javac --release 8 -nowarn -encoding UTF-8 -d "$rr/classes" -cp "$cp:$junit_cp:$mock_cp:$runtime" \
     @"$rr/sources.txt" > "$rr/javac.txt" 2>&1 || true
+# Clock offsets of the reruns: the real clock, then another day, month, year and decade.
+shifts=("" +1d +45d -400d +3650d)
+shift_of() { [ "$1" -le ${#shifts[@]} ] && echo "${shifts[$(($1 - 1))]}" || echo "+$(($1 * 17))d"; }
 for k in $(seq 1 "$RERUNS"); do
-    (cd "$out/cwd" && java -jar "$J/junit-platform-console-standalone.jar" --disable-banner \
+    clock=()
+    s=$(shift_of "$k")
+    [ -n "$s" ] && command -v faketime > /dev/null && clock=(env FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f "$s")
+    (cd "$out/cwd" && "${clock[@]}" java -jar "$J/junit-platform-console-standalone.jar" --disable-banner \
         --details=none --disable-ansi-colors --reports-dir "$rr/run-$k" \
         --config=junit.jupiter.testmethod.order.default='org.junit.jupiter.api.MethodOrderer$Random' \
         --config=junit.jupiter.execution.order.random.seed="$k" \
@@ -98,10 +111,12 @@ done
         echo "- $(basename "$f" .diff): $(grep -c . "$f" || true)"
     done
     echo
-    echo "Reruns of the environment suites of seed ${seeds[0]} in random test orders:"
+    echo "Reruns of the environment suites of seed ${seeds[0]} in random test orders (clock shift"
+    echo "by libfaketime in brackets):"
     echo
     for k in $(seq 1 "$RERUNS"); do
-        echo "- run $k: $(grep -E 'tests (successful|failed|aborted)' "$rr/run-$k.txt" | tr -s ' ' | tr '\n' ';')"
+        s=$(shift_of "$k"); command -v faketime > /dev/null || s="no faketime"
+        echo "- run $k [${s:-real clock}]: $(grep -E 'tests (successful|failed|aborted)' "$rr/run-$k.txt" | tr -s ' ' | tr '\n' ';')"
     done
 } > "$out/summary.md"
 cat "$out/summary.md"

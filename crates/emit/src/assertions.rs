@@ -45,6 +45,7 @@
 //!     reset_classes: vec![],
 //!     mock_calls: vec![],
 //!     reads_environment: false,
+//!     reached_sites: Vec::new(),
 //!     resources: Default::default(),
 //!     micros: 0,
 //! };
@@ -266,6 +267,7 @@ mod tests {
             reset_classes: vec![],
             mock_calls: vec![],
             reads_environment: false,
+            reached_sites: Vec::new(),
             resources: ferrosuite_executor::Resources::default(),
             micros: 0,
         }

@@ -87,6 +87,9 @@ pub struct Setup {
     /// their private fields (of primitive and `String` types): assertions by reflection.
     #[serde(default)]
     pub observe_private: bool,
+    /// The last mutant id of the instrumented classes (0: they are not mutation schemata).
+    #[serde(default)]
+    pub last_mutant: u32,
 }
 
 /// Sizes of the probe arrays to read after each test.
@@ -173,6 +176,8 @@ pub enum Request {
         /// [`FLUSH_INTERVAL`], when the watchdog fires, and at the end of the batch; the master
         /// asks for this after a worker died, so that the test that killed it is known.
         flush_each: bool,
+        /// The mutant the tests run against (0: none; see [`Setup::last_mutant`]).
+        mutant: u32,
     },
     /// Exit.
     Quit,
@@ -196,9 +201,22 @@ pub enum RequestRef<'a, T = Test> {
         observe: bool,
         /// See [`Request::Run`].
         flush_each: bool,
+        /// See [`Request::Run`].
+        mutant: u32,
     },
     /// [`Request::Quit`].
     Quit,
+}
+
+/// How a batch runs: with observation, flushing each result, against a mutant.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunMode {
+    /// Record observations.
+    pub observe: bool,
+    /// Flush each result as its test ends.
+    pub flush_each: bool,
+    /// The active mutant (0: none).
+    pub mutant: u32,
 }
 
 /// Encodes the request to run `tests` into `frame` for the worker whose names `table` holds,
@@ -207,8 +225,7 @@ pub enum RequestRef<'a, T = Test> {
 pub fn encode_run<T: Borrow<Test>>(
     tests: &[T],
     table: &mut NameTable,
-    observe: bool,
-    flush_each: bool,
+    mode: RunMode,
     frame: &mut Vec<u8>,
 ) -> Result<()> {
     let from = table.len();
@@ -222,8 +239,9 @@ pub fn encode_run<T: Borrow<Test>>(
                 tests,
                 table: &*table,
             },
-            observe,
-            flush_each,
+            observe: mode.observe,
+            flush_each: mode.flush_each,
+            mutant: mode.mutant,
         },
         frame,
     )
@@ -363,6 +381,7 @@ mod tests {
             clock_step_ms: 2,
             tools: Vec::new(),
             observe_private: false,
+            last_mutant: 7,
         };
         let pairs = [
             (
@@ -381,10 +400,15 @@ mod tests {
         let shared: Vec<_> = tests.iter().cloned().map(std::sync::Arc::new).collect();
         for (i, observe) in [true, false].into_iter().enumerate() {
             let (mut table, mut frame) = (NameTable::default(), Vec::new());
+            let mode = RunMode {
+                observe,
+                flush_each: i == 1,
+                mutant: 5 * i as u32,
+            };
             if i == 0 {
-                encode_run(&tests, &mut table, observe, i == 1, &mut frame).unwrap();
+                encode_run(&tests, &mut table, mode, &mut frame).unwrap();
             } else {
-                encode_run(&shared, &mut table, observe, i == 1, &mut frame).unwrap();
+                encode_run(&shared, &mut table, mode, &mut frame).unwrap();
             }
             let back: Request = read_frame(&mut frame.as_slice()).unwrap().unwrap();
             assert_eq!(encode(&back), frame);
@@ -393,11 +417,12 @@ mod tests {
                 tests: wire,
                 observe: o,
                 flush_each,
+                mutant,
             } = back
             else {
                 panic!("not a run: {back:?}");
             };
-            assert_eq!((o, flush_each), (observe, i == 1));
+            assert_eq!((o, flush_each, mutant), (observe, i == 1, 5 * i as u32));
             assert_eq!(names, ["a/B", "m", "(I)V"]);
             let names: Vec<Name> = names.into_iter().map(Name::from).collect();
             let statements: Vec<Statement> = wire[0]

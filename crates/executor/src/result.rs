@@ -364,6 +364,10 @@ pub struct TestResult {
     /// The files and console the test used in the controlled environment.
     #[serde(default)]
     pub resources: Resources,
+    /// In a mutation analysis, the mutation sites the test reached (each site's first mutant
+    /// id, in the order first reached); empty otherwise.
+    #[serde(default)]
+    pub reached_sites: Vec<u32>,
     /// Wall time of the test in the worker, in microseconds (not deterministic; not part of
     /// any comparison).
     pub micros: u64,
@@ -384,6 +388,7 @@ impl TestResult {
             mock_calls: Vec::new(),
             reads_environment: false,
             resources: Resources::default(),
+            reached_sites: Vec::new(),
             micros: 0,
         }
     }

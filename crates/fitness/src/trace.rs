@@ -439,6 +439,7 @@ mod tests {
             reset_classes: Vec::new(),
             mock_calls: Vec::new(),
             reads_environment: false,
+            reached_sites: Vec::new(),
             resources: ferrosuite_executor::Resources::default(),
             micros: 0,
         }

@@ -17,8 +17,11 @@
 //!    the month would fail tomorrow), other random seeds (another salt of the controlled
 //!    environment's seeds; new JVMs' own otherwise) and another test order, every
 //!    other one with real identity hash codes (the search and the first run have every one
-//!    1: [`ferrosuite_exec::FIXED_IDENTITY_HASHES`]); a test whose outcome
-//!    changes is dropped, an assertion whose value changes is dropped;
+//!    1: [`ferrosuite_exec::FIXED_IDENTITY_HASHES`]) and the others without the static reset
+//!    (static state carries from test to test, as in one JUnit run) and without class-data
+//!    sharing, each under another time zone, locale and default charset
+//!    ([`RERUN_LOCALES`]); a test whose outcome changes is dropped, an assertion whose value
+//!    changes is dropped;
 //! 6. emit the JUnit class (`emit`), with JDK signatures of the target release;
 //! 7. validate: compile it with `javac --release N` and run it with JUnit, whose jars come
 //!    from the test class path, the local Maven repository or `/usr/share/java` ([`jars`],
@@ -47,6 +50,7 @@
 pub mod batch;
 pub mod error;
 pub mod jars;
+pub mod mutation;
 pub mod project;
 pub mod runtime_jar;
 pub mod shard;
@@ -62,6 +66,26 @@ pub const CLOCK_SHIFTS_MS: [i64; 2] = [
     -((((2 * 365 + 45) * 24 + 5) * 60 + 17) * 60 + 23) * 1000 - 371,
 ];
 
+/// The default time zone, locale and charset of each stability rerun in turn (the search and
+/// the first run keep the machine's): a value that depends on them (a formatted date, an
+/// upper-cased `i` in Turkish, the bytes of a non-ASCII string) changes, and its assertion
+/// goes, as it would fail on a machine set otherwise. Chatham is 12:45 ahead of UTC (13:45 in
+/// summer), St. John's 3:30 behind: no whole-hour offset hides a difference.
+pub const RERUN_LOCALES: [[&str; 4]; 2] = [
+    [
+        "-Duser.timezone=Pacific/Chatham",
+        "-Duser.language=tr",
+        "-Duser.country=TR",
+        "-Dfile.encoding=ISO-8859-1",
+    ],
+    [
+        "-Duser.timezone=America/St_Johns",
+        "-Duser.language=de",
+        "-Duser.country=DE",
+        "-Dfile.encoding=UTF-8",
+    ],
+];
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -71,7 +95,7 @@ use ferrosuite_bytecode::jdk::{JdkSearch, feature_of_major};
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_emit::assertions::stable;
 use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class};
-use ferrosuite_exec::{Host, HostConfig, Outcome, Status, TestResult, WorkerProgram};
+use ferrosuite_exec::{Host, HostConfig, Status, TestResult, WorkerProgram};
 use ferrosuite_fitness::{GoalSet, names};
 use ferrosuite_search::Factory;
 use ferrosuite_search::engine::{
@@ -80,6 +104,7 @@ use ferrosuite_search::engine::{
 use ferrosuite_testcase::Test;
 use ferrosuite_testcase::cluster::{ClusterConfig, TestCluster};
 use ferrosuite_testcase::constants::harvest_nested;
+use mutation::same_outcome;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -158,7 +183,23 @@ pub struct Config {
     /// Scratch directory for validation (default: a fresh one under the system's temporary
     /// directory, removed afterwards).
     pub scratch: Option<PathBuf>,
+    /// Choose the assertions by mutation analysis ([`mutation`]): candidates up to
+    /// [`MUTATION_LIMITS`], stabilised, then those that kill a mutant no other kept assertion
+    /// kills. Off by default (not yet measured against the plain choice).
+    pub mutation_assertions: bool,
 }
+
+/// The candidate assertions mutation analysis chooses from, per statement and per test.
+pub const MUTATION_LIMITS: ferrosuite_emit::Limits = ferrosuite_emit::Limits {
+    per_statement: 16,
+    per_test: 64,
+};
+
+/// The share of a time budget mutation analysis may take after the search, and its least
+/// time (a statement budget puts no limit on it: the output stays the same for a seed).
+pub const MUTATION_TIME_SHARE: f64 = 0.25;
+/// See [`MUTATION_TIME_SHARE`].
+pub const MUTATION_MIN_TIME: Duration = Duration::from_secs(10);
 
 impl Default for Config {
     fn default() -> Self {
@@ -186,6 +227,7 @@ impl Default for Config {
             jar_dir: None,
             worker: None,
             scratch: None,
+            mutation_assertions: false,
         }
     }
 }
@@ -252,8 +294,29 @@ pub struct Generated {
     /// [`runtime_jar::RUNTIME_JAR`] and Byte Buddy's agent on their class path.
     #[serde(default)]
     pub environment: bool,
+    /// What mutation analysis found, when it chose the assertions
+    /// ([`Config::mutation_assertions`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mutation: Option<MutationSummary>,
     /// Things worth telling the user.
     pub notes: Vec<String>,
+}
+
+/// Mutation analysis of one class's final tests (see [`mutation`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MutationSummary {
+    /// Mutants of the class and its nested classes.
+    pub mutants: usize,
+    /// Mutants whose site some test reaches.
+    pub reached: usize,
+    /// Mutants run before the time limit.
+    pub analysed: usize,
+    /// Mutants a test's outcome or assertion kills.
+    pub killed: usize,
+    /// Candidate assertions (stable ones).
+    pub candidates: usize,
+    /// Assertions kept.
+    pub kept: usize,
 }
 
 fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
@@ -487,6 +550,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         assertions_unstable: 0,
         tests_inaccessible: 0,
         assertions_inaccessible: 0,
+        mutation: None,
         tests_uncompilable: 0,
         tests_raw_types: 0,
         tests_failing: 0,
@@ -556,6 +620,21 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             hc.random_salt = k as i64 + 1;
             hc.clock_step_ms = k as i64 + 2;
         }
+        hc.jvm_options
+            .extend(RERUN_LOCALES[k % RERUN_LOCALES.len()].map(String::from));
+        if k % 2 == 1 {
+            // Static state carried from test to test, as in one JUnit run (the search resets
+            // it before every test): a test whose values depend on what an earlier test left
+            // in a static field shows it here, in an order other than the emitted one.
+            hc.probes.static_reset = false;
+            // Without the class-data-sharing archive: the identity hashes of the JDK's own
+            // objects (a `Class`'s hash code) differ from a run with it.
+            for o in &mut hc.jvm_options {
+                if o.starts_with("-Xshare:") {
+                    *o = "-Xshare:off".into();
+                }
+            }
+        }
         if k % 2 == 0 {
             // Real identity hash codes, where the search and the first run had all of them 1:
             // values that show identity hashes (or iteration orders that follow them)
@@ -575,8 +654,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         );
     }
     let mut candidates: Vec<EmitTest> = Vec::new();
+    // Mutation analysis chooses from more candidates than the plain limits keep.
+    let limits = if config.mutation_assertions {
+        MUTATION_LIMITS
+    } else {
+        config.emit.limits
+    };
     for (i, (t, r)) in tests.iter().zip(&first).enumerate() {
-        let Some(mut e) = EmitTest::from_result(t, r, &config.emit.limits) else {
+        let Some(mut e) = EmitTest::from_result(t, r, &limits) else {
             out.tests_unstable += 1;
             continue;
         };
@@ -607,6 +692,15 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         None => true,
     });
+    if config.mutation_assertions && !candidates.is_empty() {
+        let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
+        hc.mutation = Some(ferrosuite_bytecode::instrument::mutation::Config::default());
+        let deadline = config
+            .budget
+            .time
+            .map(|t| Instant::now() + t.mul_f64(MUTATION_TIME_SHARE).max(MUTATION_MIN_TIME));
+        out.mutation = Some(mutation::choose_assertions(hc, &mut candidates, deadline)?);
+    }
     let with_environment;
     let config = if reproduce {
         let mut c = config.clone();
@@ -650,20 +744,6 @@ fn has_environment_statement(t: &Test) -> bool {
 fn is_agent(jar: &Path) -> bool {
     jar.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("byte-buddy-agent"))
-}
-
-/// Whether a rerun ended like the first run: same status kind, same statements executed,
-/// and the same exception class (if any) at the same statement.
-fn same_outcome(a: &TestResult, b: &TestResult) -> bool {
-    let thrown = |r: &TestResult| {
-        r.outcomes.iter().enumerate().find_map(|(i, o)| match o {
-            Outcome::Threw(t) => Some((i, t.class.clone())),
-            Outcome::Normal => None,
-        })
-    };
-    std::mem::discriminant(&a.status) == std::mem::discriminant(&b.status)
-        && a.executed == b.executed
-        && thrown(a) == thrown(b)
 }
 
 /// Emits, compiles and runs the class, removing what does not compile or fails, until the

@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use crate::classpath::ClassPath;
 use crate::error::{Error, Result};
 use crate::instrument::map::ProbeMap;
+use crate::instrument::mutation::{self, Mutant};
 use crate::instrument::probes::{Instrumenter, ProbeConfig};
 
 /// A class file by internal name.
@@ -31,6 +32,19 @@ pub fn instrument(
     names: &[String],
     probes: &ProbeConfig,
 ) -> Result<(ProbeMap, Vec<ClassBytes>)> {
+    let (map, classes, _) = instrument_mutated(cp, names, probes, None)?;
+    Ok((map, classes))
+}
+
+/// [`instrument`], each class first made a [mutation schema](mutation) when `mutation` is
+/// given: the classes number their mutants one after the other, in name order, from
+/// `first_id` on. Returns the mutants too.
+pub fn instrument_mutated(
+    cp: &ClassPath,
+    names: &[String],
+    probes: &ProbeConfig,
+    mutation: Option<&mutation::Config>,
+) -> Result<(ProbeMap, Vec<ClassBytes>, Vec<Mutant>)> {
     let mut all = BTreeSet::new();
     let mut listing: Option<Vec<String>> = None;
     for n in names {
@@ -51,10 +65,22 @@ pub fn instrument(
     }
     let mut inst = Instrumenter::new(probes.clone()).with_classpath(cp);
     let mut out = Vec::with_capacity(all.len());
+    let mut mutants = Vec::new();
+    let mut config = mutation.cloned();
     for n in all {
-        let cf = cp.load(&n)?;
-        let i = inst.instrument(&cf)?;
+        let loaded = cp.load(&n)?;
+        let i = if let Some(c) = &mut config {
+            let mut cf = (*loaded).clone();
+            let made = mutation::mutate(&mut cf, c)?;
+            if let Some(last) = made.last() {
+                c.first_id = last.id + 1;
+            }
+            mutants.extend(made);
+            inst.instrument(&cf)?
+        } else {
+            inst.instrument(&loaded)?
+        };
         out.push((n, i.to_bytes()?));
     }
-    Ok((inst.into_map(), out))
+    Ok((inst.into_map(), out, mutants))
 }

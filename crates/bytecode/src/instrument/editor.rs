@@ -223,6 +223,27 @@ impl CodeEditor {
         self.replace(index, vec![insn], 0)
     }
 
+    /// Gives conditional jump `index` another conditional opcode, same target. With code
+    /// inserted before it that turns its operands into the new opcode's, this replaces a
+    /// condition (`if_icmplt L` becomes `…; ifne L`); no frame lies between the two.
+    pub fn set_condition(&mut self, index: usize, opcode: u8) -> Result<()> {
+        let unit = self
+            .units
+            .get_mut(index)
+            .ok_or_else(|| Error::Rewrite(format!("no instruction #{index}")))?;
+        match &mut unit.insn {
+            Insn::Branch { op: o, .. } if op::is_conditional(*o) && op::is_conditional(opcode) => {
+                *o = opcode;
+                Ok(())
+            }
+            other => Err(Error::Rewrite(format!(
+                "{} at offset {} is not a conditional jump",
+                op::name(other.opcode()),
+                unit.offset
+            ))),
+        }
+    }
+
     fn landing_index(u: &Unit) -> usize {
         let mut k = u.inserts.len();
         while k > 0 && u.inserts[k - 1].landing == Landing::OnInserted {

@@ -15,7 +15,8 @@
 //! ```
 //!
 //! A subclass constructor calling `super()` is rewritten the same way. Constructors that
-//! open files become [factories](files::Factory) of the [virtual file system](files). Statements
+//! open files, and `SecureRandom`'s, become [factories](files::Factory): of the [virtual file
+//! system](files) and of [deterministic randomness](random). Statements
 //! the execution host runs itself ask [`redirect_target`] and [`seeded_target`] for the same
 //! tables; the runtime's `Patcher`, which does the same rewrite in emitted tests, is compiled
 //! with [`patcher_table`].
@@ -65,7 +66,33 @@ impl SeededConstructor {
 }
 
 /// Every seeded constructor of the controlled environment.
-pub const SEEDED: [SeededConstructor; 2] = [clock::NEW_DATE, random::NEW_RANDOM];
+pub const SEEDED: [SeededConstructor; 3] = [
+    clock::NEW_DATE,
+    random::NEW_RANDOM,
+    random::NEW_SPLITTABLE_RANDOM,
+];
+
+/// Every constructor of the controlled environment replaced by a factory: the file system's
+/// ([`files::FACTORIES`]) and `SecureRandom`'s ([`random::FACTORIES`]).
+#[must_use]
+pub fn factory_table() -> Vec<Factory> {
+    files::FACTORIES
+        .iter()
+        .chain(random::FACTORIES.iter())
+        .copied()
+        .collect()
+}
+
+/// The factory that stands in for constructor `class.<init>descriptor`, if it is one (for
+/// statements that call the constructor directly, which no class rewriting reaches).
+#[must_use]
+pub fn factory_target(class: &str, descriptor: &str) -> Option<MemberSpec> {
+    files::FACTORIES
+        .iter()
+        .chain(random::FACTORIES.iter())
+        .find(|f| f.class == class && f.descriptor == descriptor)
+        .map(Factory::stand_in)
+}
 
 /// Every redirect of the controlled environment: the clock's, randomness', the file
 /// system's and console's, then the system properties', environment variables' and host
@@ -83,7 +110,7 @@ pub fn redirects() -> Vec<Redirect> {
 /// of space-separated words: `static OWNER NAME DESC TO_OWNER TO_NAME` (also method handles),
 /// `field …` (a `getstatic`), `instance OWNER NAME DESC TO_OWNER TO_NAME TO_DESC` and
 /// `factory CLASS DESC TO_OWNER TO_NAME TO_DESC`. It is [`redirects`], the seeded
-/// constructors as factories, the file factories, and `ThreadLocalRandom.current()` (the
+/// constructors as factories, the [factories](factory_table), and `ThreadLocalRandom.current()` (the
 /// worker seeds its executing thread itself; a test's threads each get the seeded generator).
 #[must_use]
 pub fn patcher_table() -> Vec<String> {
@@ -116,7 +143,7 @@ pub fn patcher_table() -> Vec<String> {
             s.class, s.owner, s.factory, s.class
         ));
     }
-    for f in files::FACTORIES {
+    for f in factory_table() {
         let m = f.stand_in();
         out.push(format!(
             "factory {} {} {} {} {}",
@@ -131,6 +158,17 @@ pub fn patcher_table() -> Vec<String> {
 #[must_use]
 pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
     static_target(&redirects(), owner, name, descriptor)
+}
+
+/// The stand-in of an instance method of the environment (`File.delete`), if it is one: a
+/// static method taking the receiver first (for statements that call the method directly).
+#[must_use]
+pub fn instance_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
+    redirects()
+        .into_iter()
+        .filter(|r| r.kind == RedirectKind::InstanceToStatic)
+        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
+        .map(|r| r.to)
 }
 
 /// The runtime method that gives the value of a seeded constructor, if `class` with
@@ -169,7 +207,7 @@ pub fn control(class: &mut ClassFile) -> Result<usize> {
     // Work on a copy: the class changes only when everything succeeded.
     let mut out = class.clone();
     let changed = redirect(&mut out, &redirects())?
-        + factories(&mut out, &name, &files::FACTORIES)?
+        + factories(&mut out, &name, &factory_table())?
         + seeded_constructors(&mut out, &name, &SEEDED)?;
     if changed > 0 {
         *class = out;

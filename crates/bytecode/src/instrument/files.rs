@@ -9,12 +9,17 @@
 //! | `new FileInputStream(f)`, `FileOutputStream`, `FileReader`, `FileWriter`, `PrintWriter(file)`, `PrintStream(file)`, `Scanner(file)` | a [factory](Factory): `VirtualFiles.newFileInputStream(f)` … |
 //! | `java.nio.file.Files`' static methods (read, write, create, delete, list, walk, `walkFileTree`, `find`, directory streams, byte channels, basic attributes, copy, move, …) | `VirtualPaths`' of the same descriptor (paths of other file systems go on to `Files`) |
 //! | `Path.toAbsolutePath`, `toRealPath`, `toUri` | `VirtualPaths`' taking the path first |
-//! | `System.in` | `VirtualConsole.in` |
+//! | `FileChannel.open` | `VirtualChannel.open` (a `FileChannel` over the virtual file; the virtual streams' `getChannel()` return one too) |
+//! | `new RandomAccessFile(f, mode)` | a [factory](Factory): `VirtualRandomAccess.newRandomAccessFile(f, mode)` |
+//! | `RandomAccessFile`'s final `writeBytes`, `writeChars`, `getChannel` | `VirtualRandomAccess`' taking the file first |
+//! | `System.in`, `System.out`, `System.err` | `VirtualConsole.in`, `out`, `err` (input the test gives; output kept per test, not printed) |
+//! | `System.setIn`, `setOut`, `setErr` | `VirtualConsole`'s (for the rest of the test) |
 //!
 //! A `File` stays a path holder; relative paths start at the virtual `/work`. Not made
-//! virtual: `RandomAccessFile`, `FileChannel`s (`FileChannel.open`, a stream's `getChannel()`),
-//! attributes other than the basic ones, and code in a subclass of a file stream calling its `super(…)` constructor
-//! (the sandbox still refuses what they would write).
+//! virtual: memory mapping (`FileChannel.map` of a virtual file throws an `IOException`),
+//! `AsynchronousFileChannel`, attributes other than the basic ones, and code in a subclass of a
+//! file stream calling its `super(…)` constructor (the sandbox still refuses what they would
+//! write).
 //!
 //! ```
 //! use ferrosuite_bytecode::instrument::files::{FACTORIES, FILES_CLASS, redirects};
@@ -33,6 +38,10 @@ pub const PATHS_CLASS: &str = "org/ferrosuite/rt/VirtualPaths";
 pub const FS_CLASS: &str = "org/ferrosuite/rt/VirtualFs";
 /// Internal name of the runtime class with the console input.
 pub const CONSOLE_CLASS: &str = "org/ferrosuite/rt/VirtualConsole";
+/// Internal name of the runtime class with the virtual `FileChannel`.
+pub const CHANNEL_CLASS: &str = "org/ferrosuite/rt/VirtualChannel";
+/// Internal name of the runtime class with the virtual `RandomAccessFile`.
+pub const RANDOM_ACCESS_CLASS: &str = "org/ferrosuite/rt/VirtualRandomAccess";
 
 /// A constructor replaced by a static factory of the same parameters returning the object:
 /// `new C; dup; args…; invokespecial C.<init>(P)V` becomes `args…; invokestatic
@@ -69,8 +78,21 @@ const fn factory(class: &'static str, descriptor: &'static str, name: &'static s
 
 const S: &str = "Ljava/lang/String;";
 
-/// The constructors that open files, and their factories in [`FILES_CLASS`].
-pub const FACTORIES: [Factory; 36] = [
+/// The constructors that open files, and their factories in [`FILES_CLASS`] (random access
+/// files' in [`RANDOM_ACCESS_CLASS`]).
+pub const FACTORIES: [Factory; 38] = [
+    Factory {
+        class: "java/io/RandomAccessFile",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;)V",
+        owner: RANDOM_ACCESS_CLASS,
+        name: "newRandomAccessFile",
+    },
+    Factory {
+        class: "java/io/RandomAccessFile",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;)V",
+        owner: RANDOM_ACCESS_CLASS,
+        name: "newRandomAccessFile",
+    },
     factory(
         "java/io/FileInputStream",
         "(Ljava/lang/String;)V",
@@ -432,12 +454,42 @@ pub fn redirects() -> Vec<Redirect> {
             .iter()
             .map(|(n, d)| instance("java/nio/file/Path", PATHS_CLASS, n, d)),
     );
+    let channel = "Ljava/nio/channels/FileChannel;";
+    let path = "Ljava/nio/file/Path;";
     out.push(stat(
-        "java/lang/System",
-        CONSOLE_CLASS,
-        "in",
-        "Ljava/io/InputStream;",
+        "java/nio/channels/FileChannel",
+        CHANNEL_CLASS,
+        "open",
+        &format!("({path}[Ljava/nio/file/OpenOption;){channel}"),
     ));
+    out.push(stat(
+        "java/nio/channels/FileChannel",
+        CHANNEL_CLASS,
+        "open",
+        &format!("({path}Ljava/util/Set;[Ljava/nio/file/attribute/FileAttribute;){channel}"),
+    ));
+    for (name, descriptor) in [
+        ("writeBytes", "(Ljava/lang/String;)V"),
+        ("writeChars", "(Ljava/lang/String;)V"),
+        ("getChannel", "()Ljava/nio/channels/FileChannel;"),
+    ] {
+        out.push(instance(
+            "java/io/RandomAccessFile",
+            RANDOM_ACCESS_CLASS,
+            name,
+            descriptor,
+        ));
+    }
+    for (name, descriptor) in [
+        ("in", "Ljava/io/InputStream;"),
+        ("out", "Ljava/io/PrintStream;"),
+        ("err", "Ljava/io/PrintStream;"),
+        ("setIn", "(Ljava/io/InputStream;)V"),
+        ("setOut", "(Ljava/io/PrintStream;)V"),
+        ("setErr", "(Ljava/io/PrintStream;)V"),
+    ] {
+        out.push(stat("java/lang/System", CONSOLE_CLASS, name, descriptor));
+    }
     out
 }
 

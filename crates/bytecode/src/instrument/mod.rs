@@ -1,7 +1,8 @@
 //! Instrumentation: the [`editor`] that rewrites code, the [`probes`] catalogue built on it,
 //! the [`map`] that says what each probe id means, the [`sandbox`] that guards calls which would exit the JVM, change files, start processes or use
-//! the network, the [`clock`] shift that moves the time code under test reads, and the
-//! controlled [`environment`]: a virtual clock and seeded [`random`]ness.
+//! the network, the [`clock`] shift that moves the time code under test reads, the
+//! controlled [`environment`]: a virtual clock and seeded [`random`]ness, and the
+//! [`mutation`] schemata that compile every mutant of a class into it.
 //!
 //! ```no_run
 //! use ferrosuite_bytecode::ClassFile;
@@ -22,6 +23,7 @@ pub mod editor;
 pub mod environment;
 pub mod files;
 pub mod map;
+pub mod mutation;
 pub mod offline;
 pub mod probes;
 pub mod random;

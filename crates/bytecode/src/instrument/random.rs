@@ -9,13 +9,16 @@
 //! | `UUID.randomUUID()` | `SystemRandom.randomUUID()` |
 //! | `Collections.shuffle(List)` | `SystemRandom.shuffle(List)` (with this test's `Random`) |
 //! | `ThreadLocalRandom`'s `nextInt`, `nextLong`, `nextDouble` (each with no, one or two bounds), `nextBoolean`, `nextFloat`, `nextGaussian` | `SystemRandom`'s of the same name taking the receiver first (a per-test `Random`, whatever the thread) |
+//! | `new SplittableRandom()` | `new SplittableRandom(SystemRandom.seed())` |
+//! | `new SecureRandom()`, `new SecureRandom(byte[])` | a [factory](super::files::Factory): `SystemRandom.newSecureRandom(…)`, a `SecureRandom` drawing from this test's next seed |
+//! | `SecureRandom.getInstance(…)` (three forms), `getInstanceStrong()`, `getSeed(int)` | `SystemRandom`'s of the same descriptor (the JDK's checks of the algorithm and provider, then such a generator) |
 //!
 //! Other draws from a `ThreadLocalRandom` (through a `Random` reference, its streams) use the
 //! seed it keeps in the thread: the execution host sets the executing thread's seed before each
 //! test (JDK 17 and later mix the thread's id into each draw, so only the same thread draws
-//! the same numbers). `SecureRandom` and `SplittableRandom()` are not
-//! redirected (their output stays the machine's, and the stability check drops what depends
-//! on it), nor are `Random::new` method references or the JDK's own draws.
+//! the same numbers). Not redirected: `Random::new` method references, a subclass of
+//! `SecureRandom`, `SecureRandom.getInstance` with JDK 9's parameters, and the JDK's own draws
+//! (their output stays the machine's, and the stability check drops what depends on it).
 //!
 //! ```
 //! use ferrosuite_bytecode::instrument::random::{RANDOM_CLASS, redirects};
@@ -24,6 +27,7 @@
 //! ```
 
 use crate::instrument::environment::SeededConstructor;
+use crate::instrument::files::Factory;
 use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind};
 
 /// Internal name of the runtime class with the deterministic randomness.
@@ -40,6 +44,32 @@ pub const NEW_RANDOM: SeededConstructor = SeededConstructor {
     name: "seed",
     factory: "newRandom",
 };
+
+/// `new SplittableRandom()` with this test's next seed.
+pub const NEW_SPLITTABLE_RANDOM: SeededConstructor = SeededConstructor {
+    class: "java/util/SplittableRandom",
+    owner: RANDOM_CLASS,
+    name: "seed",
+    factory: "newSplittableRandom",
+};
+
+const SECURE_RANDOM: &str = "java/security/SecureRandom";
+
+/// The `SecureRandom` constructors and their factories in [`RANDOM_CLASS`].
+pub const FACTORIES: [Factory; 2] = [
+    Factory {
+        class: SECURE_RANDOM,
+        descriptor: "()V",
+        owner: RANDOM_CLASS,
+        name: "newSecureRandom",
+    },
+    Factory {
+        class: SECURE_RANDOM,
+        descriptor: "([B)V",
+        owner: RANDOM_CLASS,
+        name: "newSecureRandom",
+    },
+];
 
 /// The static randomness APIs and their stand-ins in [`RANDOM_CLASS`] (same descriptors).
 #[must_use]
@@ -65,6 +95,22 @@ pub fn redirects() -> Vec<Redirect> {
             "shuffle",
         ),
     ];
+    let secure = "Ljava/security/SecureRandom;";
+    for (name, descriptor) in [
+        ("getInstance", format!("(Ljava/lang/String;){secure}")),
+        (
+            "getInstance",
+            format!("(Ljava/lang/String;Ljava/lang/String;){secure}"),
+        ),
+        (
+            "getInstance",
+            format!("(Ljava/lang/String;Ljava/security/Provider;){secure}"),
+        ),
+        ("getInstanceStrong", format!("(){secure}")),
+        ("getSeed", "(I)[B".to_string()),
+    ] {
+        out.push(to(SECURE_RANDOM, name, &descriptor, name));
+    }
     out.extend(
         THREAD_LOCAL_DRAWS
             .iter()

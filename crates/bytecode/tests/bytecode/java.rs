@@ -150,3 +150,31 @@ pub fn verify_all(dir: &Path, libs: &[&Path]) -> (usize, usize, String) {
     let (a, b) = frac.split_once('/').unwrap();
     (a.parse().unwrap(), b.parse().unwrap(), text)
 }
+
+/// A class file by internal name.
+pub type ClassFileBytes = (String, Vec<u8>);
+
+/// The class files of Debian's `/usr/share/java/<name>.jar` (name, bytes, module-info left
+/// out) and the jar's path; `None` (with a note) when it is not installed and not required.
+pub fn subject_classes(name: &str) -> Option<(PathBuf, Vec<ClassFileBytes>)> {
+    let jar = Path::new("/usr/share/java").join(format!("{name}.jar"));
+    if !jar.exists() {
+        assert!(
+            !ferrosuite_testkit::subjects_required(),
+            "{} is required",
+            jar.display()
+        );
+        eprintln!("skipping {name}: {} not installed", jar.display());
+        return None;
+    }
+    let cp = ferrosuite_bytecode::classpath::ClassPath::parse(&jar.display().to_string()).unwrap();
+    let entry = &cp.entries()[0];
+    let classes = entry
+        .class_names()
+        .unwrap()
+        .into_iter()
+        .filter(|c| !c.ends_with("module-info"))
+        .filter_map(|c| entry.class_bytes(&c).unwrap().map(|b| (c, b)))
+        .collect();
+    Some((jar, classes))
+}

@@ -19,6 +19,7 @@ mod errors;
 mod hierarchy;
 mod instrument;
 mod java;
+mod mutation;
 mod roundtrip;
 mod sandbox_rewrite;
 mod sandbox_runs;

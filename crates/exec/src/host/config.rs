@@ -106,6 +106,10 @@ pub struct HostConfig {
     /// fields of primitive and `String` types (inspector names `#name:descriptor`): the
     /// observations emitted tests assert by reflection.
     pub observe_private_fields: bool,
+    /// Make the classes under test mutation schemata ([`ferrosuite_bytecode::instrument::mutation`])
+    /// before the probes go in: [`Host::run_mutant`](crate::Host::run_mutant) then runs tests
+    /// against one of [`Host::mutants`](crate::Host::mutants). `None` (the default): no mutants.
+    pub mutation: Option<ferrosuite_bytecode::instrument::mutation::Config>,
 }
 
 /// The JVM options that make every identity hash code 1. An identity hash otherwise comes
@@ -149,6 +153,7 @@ impl Default for HostConfig {
             startup_timeout: Duration::from_secs(60),
             mock_jars: Vec::new(),
             observe_private_fields: false,
+            mutation: None,
         }
     }
 }

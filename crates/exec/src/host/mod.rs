@@ -87,6 +87,8 @@ pub struct Host {
     /// The slots' working directories (removed at drop even when the slots were lost).
     workdirs: Vec<PathBuf>,
     ready: Ready,
+    /// The mutants of the classes under test when they are mutation schemata.
+    mutants: Vec<Mutant>,
 }
 
 impl std::fmt::Debug for Host {
@@ -98,7 +100,9 @@ impl std::fmt::Debug for Host {
     }
 }
 
+use ferrosuite_bytecode::instrument::classes::instrument_mutated;
 pub use ferrosuite_bytecode::instrument::classes::{ClassBytes, instrument};
+use ferrosuite_bytecode::instrument::mutation::Mutant;
 
 impl Host {
     /// Instruments the classes under test and starts the workers.
@@ -117,7 +121,12 @@ impl Host {
             })?);
         }
         let cp = ClassPath::new(entries);
-        let (map, instrumented) = instrument(&cp, &config.instrument, &config.probes)?;
+        let (map, instrumented, mutants) = instrument_mutated(
+            &cp,
+            &config.instrument,
+            &config.probes,
+            config.mutation.as_ref(),
+        )?;
         let libjvm = locate_libjvm(config.java_home.as_deref())?;
         let program = match &config.worker {
             Some(w) => w.clone(),
@@ -160,6 +169,7 @@ impl Host {
             clock_step_ms: config.clock_step_ms,
             tools: config.mock_jars.clone(),
             observe_private: config.observe_private_fields,
+            last_mutant: mutants.last().map_or(0, |m| m.id),
         };
         sweep_orphaned_dirs(&std::env::temp_dir());
         let n = config.workers.max(1);
@@ -183,6 +193,7 @@ impl Host {
             streamer: None,
             lost: false,
             ready: Ready::default(),
+            mutants,
         };
         // Start all workers in parallel; keep the first one's report.
         let (program, setup, timeout) = (&host.program, &host.setup, host.config.startup_timeout);
@@ -285,6 +296,30 @@ impl Host {
         self.run_until(tests, observe, None)
     }
 
+    /// The mutants of the classes under test ([`HostConfig::mutation`]), by increasing id.
+    #[must_use]
+    pub fn mutants(&self) -> &[Mutant] {
+        &self.mutants
+    }
+
+    /// [`run`](Self::run) against mutant `mutant` (an id of [`mutants`](Self::mutants); 0:
+    /// the original code). Each result says which mutation sites its test reached
+    /// ([`TestResult::reached_sites`]).
+    pub fn run_mutant(
+        &mut self,
+        tests: &[Test],
+        observe: bool,
+        mutant: u32,
+    ) -> Result<Vec<TestResult>> {
+        if mutant != 0 && !self.mutants.iter().any(|m| m.id == mutant) {
+            return Err(Error::Protocol(format!(
+                "no mutant {mutant} (the host has {} mutants)",
+                self.mutants.len()
+            )));
+        }
+        self.run_batch(tests, observe, None, mutant)
+    }
+
     /// [`run`](Self::run), but once `deadline` has passed no further chunk of [`MIN_CHUNK`]
     /// tests is started: the results are those of a prefix of `tests` (all of them when the
     /// deadline is not reached). For searches under a time budget whose tests may each take
@@ -294,6 +329,16 @@ impl Host {
         tests: &[Test],
         observe: bool,
         deadline: Option<Instant>,
+    ) -> Result<Vec<TestResult>> {
+        self.run_batch(tests, observe, deadline, 0)
+    }
+
+    fn run_batch(
+        &mut self,
+        tests: &[Test],
+        observe: bool,
+        deadline: Option<Instant>,
+        mutant: u32,
     ) -> Result<Vec<TestResult>> {
         if tests.is_empty() {
             return Ok(Vec::new());
@@ -316,6 +361,7 @@ impl Host {
             },
             sink: None,
             observe,
+            mutant,
             deadline,
         };
         let parts = self.run_slots(workers, &job);

@@ -11,7 +11,7 @@ use ferrosuite_testcase::Test;
 use super::proc::start_worker;
 use super::{HostConfig, Slot, WorkerProgram};
 use crate::error::{Error, Result};
-use crate::protocol::{Reply, Setup, encode_run};
+use crate::protocol::{Reply, RunMode, Setup, encode_run};
 use crate::result::{Status, TestResult};
 use crate::wire::NameTable;
 
@@ -58,6 +58,8 @@ pub(super) struct Job<'a> {
     /// Where finished chunks go as they finish (a stream); `None`: each slot returns them.
     pub(super) sink: Option<mpsc::Sender<ChunkResults>>,
     pub(super) observe: bool,
+    /// The mutant the tests run against (0: none).
+    pub(super) mutant: u32,
     pub(super) deadline: Option<Instant>,
 }
 
@@ -105,13 +107,12 @@ impl Tests<'_> {
         &self,
         from: usize,
         table: &mut NameTable,
-        observe: bool,
-        flush_each: bool,
+        mode: RunMode,
         frame: &mut Vec<u8>,
     ) -> Result<()> {
         match self {
-            Tests::Borrowed(t) => encode_run(&t[from..], table, observe, flush_each, frame),
-            Tests::Shared(t) => encode_run(&t[from..], table, observe, flush_each, frame),
+            Tests::Borrowed(t) => encode_run(&t[from..], table, mode, frame),
+            Tests::Shared(t) => encode_run(&t[from..], table, mode, frame),
         }
     }
 }
@@ -334,13 +335,15 @@ fn slot_loop(
                 continue;
             }
             let mark = p.names.len();
-            if let Err(e) = c.tests.encode_run(
-                c.results.len(),
-                &mut p.names,
-                job.observe,
-                flush_each && k == 0,
-                &mut frame,
-            ) {
+            let mode = RunMode {
+                observe: job.observe,
+                flush_each: flush_each && k == 0,
+                mutant: job.mutant,
+            };
+            if let Err(e) = c
+                .tests
+                .encode_run(c.results.len(), &mut p.names, mode, &mut frame)
+            {
                 failed = Some(e);
                 break;
             }

@@ -266,6 +266,7 @@ fn stream_job(
         },
         sink: Some(results),
         observe,
+        mutant: 0,
         deadline,
     };
     let workers = slots.len();

@@ -15,6 +15,7 @@ use ferrosuite_executor::Resources;
 use ferrosuite_runtime as runtime;
 use jni::sys::{JNIEnv, jclass, jfieldID, jlong, jmethodID, jobject, jvalue};
 
+use super::mutants::MutantIds;
 use super::{Executor, Ids, Members, Output, Watchdog, cstring};
 use crate::protocol::{InitFailure, Reply, Setup};
 use crate::raw::{self, Jni, Kind};
@@ -153,6 +154,48 @@ impl Control {
         }
     }
 
+    /// The static stand-in (receiver first) a statement calling the instance method
+    /// `owner.name descriptor` calls instead (`File.delete` on the virtual file system).
+    pub(super) fn instance_target(
+        self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<MemberSpec> {
+        match self {
+            Control::Environment => environment::instance_target(owner, name, descriptor),
+            Control::None | Control::ShiftedClock => None,
+        }
+    }
+
+    /// The factory a statement `new class(…)` calls instead (`new FileOutputStream(f)` on the
+    /// virtual file system, `new SecureRandom()` with this test's seed).
+    pub(super) fn factory_target(self, class: &str, descriptor: &str) -> Option<MemberSpec> {
+        match self {
+            Control::Environment => environment::factory_target(class, descriptor),
+            Control::None | Control::ShiftedClock => None,
+        }
+    }
+
+    /// Whether a statement calling `owner.name descriptor` (`<init>` for a constructor) calls
+    /// a runtime stand-in instead: the sandbox then has nothing to refuse.
+    pub(super) fn stands_in(
+        self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+        instance: bool,
+    ) -> bool {
+        if name == "<init>" {
+            return self.factory_target(owner, descriptor).is_some();
+        }
+        if instance {
+            self.instance_target(owner, name, descriptor).is_some()
+        } else {
+            self.redirect_target(owner, name, descriptor).is_some()
+        }
+    }
+
     /// The runtime method giving the value a statement `new class()` passes to the
     /// constructor taking it instead (`new Date()`, `new Random()`).
     pub(super) fn seeded_target(self, class: &str, descriptor: &str) -> Option<MemberSpec> {
@@ -187,7 +230,7 @@ extern "system" fn fetch(
 }
 
 impl<'a> Executor<'a> {
-    fn global_class(jni: Jni, name: &str) -> Result<jclass, String> {
+    pub(super) fn global_class(jni: Jni, name: &str) -> Result<jclass, String> {
         let c = jni.find_class(&cstring(name));
         if c.is_null() {
             jni.clear_exception();
@@ -196,7 +239,7 @@ impl<'a> Executor<'a> {
         Ok(jni.global(c))
     }
 
-    fn mid(
+    pub(super) fn mid(
         jni: Jni,
         class: jclass,
         name: &str,
@@ -211,7 +254,7 @@ impl<'a> Executor<'a> {
         Ok(m)
     }
 
-    fn fid(jni: Jni, class: jclass, name: &str, sig: &str) -> Result<jfieldID, String> {
+    pub(super) fn fid(jni: Jni, class: jclass, name: &str, sig: &str) -> Result<jfieldID, String> {
         let f = jni.field_id(class, &cstring(name), &cstring(sig), true);
         if f.is_null() {
             jni.clear_exception();
@@ -492,6 +535,11 @@ impl<'a> Executor<'a> {
         } else {
             None
         };
+        let mutants = if setup.last_mutant > 0 {
+            Some(MutantIds::new(jni, setup.last_mutant)?)
+        } else {
+            None
+        };
         let interrupt = Self::mid(jni, thread, "interrupt", "()V", false)?;
         let watchdog = Watchdog::spawn(
             vm,
@@ -554,6 +602,8 @@ impl<'a> Executor<'a> {
             survived: 0,
             mock_ids: None,
             test_mocks: Vec::new(),
+            mutants,
+            mutant: 0,
         };
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);

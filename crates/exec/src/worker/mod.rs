@@ -36,6 +36,7 @@
 
 mod jvm;
 mod mocks;
+mod mutants;
 mod observe;
 mod probes;
 mod resolve;
@@ -302,6 +303,10 @@ struct Executor<'a> {
     mock_ids: Option<mocks::MockIds>,
     /// The mocks the running test made (local refs).
     test_mocks: Vec<mocks::Made>,
+    /// The runtime's `Mutants`, when the classes under test are mutation schemata.
+    mutants: Option<mutants::MutantIds>,
+    /// The mutant the current batch runs against (0: none).
+    mutant: u32,
 }
 
 impl Executor<'_> {
@@ -316,8 +321,10 @@ impl Executor<'_> {
                     tests,
                     observe,
                     flush_each,
+                    mutant,
                 })) => {
                     names.extend(new.into_iter().map(Name::from));
+                    self.mutant = mutant;
                     let mut flushed = Instant::now();
                     for wire in tests {
                         let statements: Result<Vec<Statement>, NameId> =

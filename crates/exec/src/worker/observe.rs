@@ -2,7 +2,7 @@
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_testcase::statement::{JDouble, Statement};
-use jni::sys::{jfieldID, jmethodID, jobject, jsize, jvalue};
+use jni::sys::{jclass, jfieldID, jmethodID, jobject, jsize, jvalue};
 
 use super::run::Val;
 use super::{Executor, cstring};
@@ -196,27 +196,46 @@ impl Executor<'_> {
                             field: Some(f),
                             kind: Kind::of(&ty),
                             checked: true,
+                            stand_in: None,
                         });
                         continue;
                     }
                     let Some(open) = sig.find('(') else { continue };
                     let (name, desc) = sig.split_at(open);
-                    let m = jni.method_id(c, &cstring(name), &cstring(desc), false);
-                    if m.is_null() {
-                        jni.clear_exception();
-                        continue;
-                    }
                     let kind = MethodDescriptor::parse(desc)
                         .ok()
                         .and_then(|d| d.ret)
                         .as_ref()
                         .map_or(Kind::Void, Kind::of);
+                    // A getter the controlled environment stands in for (`File.length()`)
+                    // asks the stand-in, as the emitted test's patched assertion will.
+                    let internal = class.replace('.', "/");
+                    if let Some(to) = self.fetcher.control.instance_target(&internal, name, desc) {
+                        if let Ok(m) = self.method(&to.owner, &to.name, &to.descriptor, true) {
+                            let (owner, id) = (m.class, m.id);
+                            list.push(Inspector {
+                                name: name.to_string(),
+                                method: id,
+                                field: None,
+                                kind,
+                                checked: false,
+                                stand_in: Some(owner),
+                            });
+                        }
+                        continue;
+                    }
+                    let m = jni.method_id(c, &cstring(name), &cstring(desc), false);
+                    if m.is_null() {
+                        jni.clear_exception();
+                        continue;
+                    }
                     list.push(Inspector {
                         name: name.to_string(),
                         method: m,
                         field: None,
                         kind,
                         checked: false,
+                        stand_in: None,
                     });
                 }
                 jni.delete_local(arr);
@@ -261,9 +280,10 @@ impl Executor<'_> {
     /// Calls one inspector on `r`: `None` when it throws.
     fn call_inspector(&mut self, r: jobject, ins: &Inspector) -> Option<Observed> {
         let jni = self.jni;
-        let v = match ins.field {
-            Some(f) => jni.get_field(r, f, ins.kind, false),
-            None => jni.call(r, ins.method, ins.kind, &[], false),
+        let v = match (ins.field, ins.stand_in) {
+            (Some(f), _) => jni.get_field(r, f, ins.kind, false),
+            (None, Some(owner)) => jni.call(owner, ins.method, ins.kind, &[jvalue { l: r }], true),
+            (None, None) => jni.call(r, ins.method, ins.kind, &[], false),
         };
         if let Some(t) = jni.take_exception() {
             jni.delete_local(t);
@@ -290,6 +310,9 @@ pub(super) struct Inspector {
     kind: Kind,
     /// Called twice in a row on some object with the same result both times.
     checked: bool,
+    /// The class of the controlled environment's static stand-in `method` is, which takes
+    /// the object first (`VirtualFiles.length(File)` for `File.length()`).
+    stand_in: Option<jclass>,
 }
 
 fn observe_prim(k: Kind, v: jvalue) -> Observed {

@@ -31,6 +31,17 @@ pub(super) enum Val {
     Ref(jobject),
 }
 
+impl Val {
+    /// What a call of return kind `ret` gave.
+    fn returned(ret: Kind, v: jvalue) -> Val {
+        match ret {
+            Kind::Void => Val::Void,
+            Kind::Object => Val::Ref(raw::reference(v)),
+            k => Val::Prim(k, v),
+        }
+    }
+}
+
 /// Why a statement did not return normally.
 enum Stop {
     Threw(Thrown),
@@ -49,6 +60,9 @@ impl Executor<'_> {
             self.call_void_static(self.ids.probe, self.ids.probe_begin);
         }
         self.begin_environment();
+        if let Some(m) = &self.mutants {
+            m.begin(jni, self.mutant);
+        }
         let mut retire = None;
         // The `StackOverflowError` or `OutOfMemoryError` that ended the test, if any.
         let mut resource_error = None;
@@ -149,6 +163,14 @@ impl Executor<'_> {
             true,
         );
         jni.clear_exception();
+        let reached_sites = match &self.mutants {
+            Some(m) => {
+                let sites = m.reached(jni);
+                m.end(jni);
+                sites
+            }
+            None => Vec::new(),
+        };
         let mock_calls = self.mock_calls();
         let probes = self.read_probes();
         let mut reset = probes.statics_written.clone();
@@ -190,6 +212,7 @@ impl Executor<'_> {
                 mock_calls,
                 reads_environment,
                 resources,
+                reached_sites,
                 micros: elapsed_micros(start),
             },
             retire,
@@ -369,16 +392,22 @@ impl Executor<'_> {
         let jni = self.jni;
         // A statement that itself calls a guarded API (a test calling `System.exit` directly)
         // is refused here: JNI calls from the host are not code the sandbox rewrites.
+        // Calls the controlled environment stands in for (a file write on the virtual file
+        // system) are not refused: the stand-in is what runs.
+        let control = self.fetcher.control;
         let called = match s {
             Statement::Method {
                 class,
                 name,
                 descriptor,
+                receiver,
                 ..
-            } => Some((&**class, &**name, &**descriptor)),
+            } => Some((&**class, &**name, &**descriptor))
+                .filter(|_| !control.stands_in(class, name, descriptor, receiver.is_some())),
             Statement::Constructor {
                 class, descriptor, ..
-            } => Some((&**class, "<init>", &**descriptor)),
+            } => Some((&**class, "<init>", &**descriptor))
+                .filter(|_| !control.stands_in(class, "<init>", descriptor, false)),
             _ => None,
         };
         if let (Some(rules), Some((class, name, descriptor))) = (&self.fetcher.sandbox, called) {
@@ -461,6 +490,30 @@ impl Executor<'_> {
                 class,
                 descriptor,
                 args,
+            } if self
+                .fetcher
+                .control
+                .factory_target(class, descriptor)
+                .is_some() =>
+            {
+                // `new FileOutputStream(f)`, `new SecureRandom()`: the factory the rewritten
+                // classes call.
+                let Some(to) = self.fetcher.control.factory_target(class, descriptor) else {
+                    return Err(Stop::Invalid("no factory".into()));
+                };
+                let m = self
+                    .method(&to.owner, &to.name, &to.descriptor, true)
+                    .map_err(Stop::Invalid)?;
+                let (c, id, params) = (m.class, m.id, m.params.clone());
+                let a = self.args(&params, args, vals)?;
+                let o = jni.call(c, id, Kind::Object, &a, true);
+                self.check()?;
+                Ok(Val::Ref(raw::reference(o)))
+            }
+            Statement::Constructor {
+                class,
+                descriptor,
+                args,
             } => {
                 let m = self
                     .method(class, "<init>", descriptor, false)
@@ -478,6 +531,30 @@ impl Executor<'_> {
                 receiver,
                 args,
             } => {
+                // A statement calling an instance method the environment stands in for
+                // (`file.delete()`) calls the stand-in with the receiver first.
+                if let Some(r) = receiver {
+                    if let Some(to) = self
+                        .fetcher
+                        .control
+                        .instance_target(class, name, descriptor)
+                    {
+                        let m = self
+                            .method(&to.owner, &to.name, &to.descriptor, true)
+                            .map_err(Stop::Invalid)?;
+                        let (c, id, params, ret) = (m.class, m.id, m.params.clone(), m.ret);
+                        let o = Self::reference_of(vals, *r)?;
+                        if o.is_null() {
+                            return Err(Self::npe(&format!("{name}()")));
+                        }
+                        let mut all = vec![*r];
+                        all.extend(args.iter().copied());
+                        let a = self.args(&params, &all, vals)?;
+                        let v = jni.call(c, id, ret, &a, true);
+                        self.check()?;
+                        return Ok(Val::returned(ret, v));
+                    }
+                }
                 let is_static = receiver.is_none();
                 // A statement that reads the clock or randomness itself reads the controlled
                 // (or shifted) one.
@@ -518,11 +595,7 @@ impl Executor<'_> {
                 let a = self.args(&params, args, vals)?;
                 let v = jni.call(target, id, ret, &a, is_static);
                 self.check()?;
-                Ok(match ret {
-                    Kind::Void => Val::Void,
-                    Kind::Object => Val::Ref(raw::reference(v)),
-                    k => Val::Prim(k, v),
-                })
+                Ok(Val::returned(ret, v))
             }
             Statement::FieldRead {
                 class,

@@ -61,6 +61,30 @@ fn tests() -> Vec<(&'static str, bool, Test)> {
             ]),
         ),
         (
+            "SecureRandom: new, getInstance, seeded, getSeed",
+            true,
+            Test::new(vec![dice("secure", "()J", vec![])]),
+        ),
+        (
+            "new SplittableRandom()",
+            true,
+            Test::new(vec![dice("splittable", "()J", vec![])]),
+        ),
+        (
+            "a statement calling new SecureRandom()",
+            true,
+            Test::new(vec![
+                Statement::constructor("java/security/SecureRandom", "()V", vec![]),
+                Statement::method(
+                    "java/security/SecureRandom",
+                    "nextLong",
+                    "()J",
+                    Some(VarRef(0)),
+                    vec![],
+                ),
+            ]),
+        ),
+        (
             "a statement calling Math.random",
             true,
             Test::new(vec![
@@ -182,9 +206,9 @@ fn the_emitted_tests_runtime_gives_the_workers_values() {
     // One value per test, each after `begin()`, as the worker runs `tests()` below.
     let harness = r"
 public class EnvHarness {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         org.ferrosuite.rt.Environment.install();
-        long[] v = new long[9];
+        long[] v = new long[11];
         org.ferrosuite.rt.Environment.begin(); v[0] = new env.Dice().roll();
         org.ferrosuite.rt.Environment.begin(); v[1] = env.Dice.math();
         org.ferrosuite.rt.Environment.begin(); v[2] = env.Dice.uuid();
@@ -194,6 +218,8 @@ public class EnvHarness {
         org.ferrosuite.rt.Environment.begin(); v[6] = env.Clocks.millis();
         org.ferrosuite.rt.Environment.begin(); v[7] = new env.Clocks().created();
         org.ferrosuite.rt.Environment.begin(); v[8] = env.Dice.loaded();
+        org.ferrosuite.rt.Environment.begin(); v[9] = env.Dice.secure();
+        org.ferrosuite.rt.Environment.begin(); v[10] = env.Dice.splittable();
         for (long x : v) {
             System.out.println(x);
         }
@@ -231,6 +257,8 @@ public class EnvHarness {
             Statement::method("env/Clocks", "created", "()J", Some(VarRef(0)), vec![]),
         ]),
         Test::new(vec![dice("loaded", "()I", vec![])]),
+        Test::new(vec![dice("secure", "()J", vec![])]),
+        Test::new(vec![dice("splittable", "()J", vec![])]),
     ];
     let worker: Vec<i64> = host
         .run(&tests, true)

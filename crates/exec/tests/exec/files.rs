@@ -102,6 +102,20 @@ fn cases() -> Vec<(Test, &'static str)> {
             ]),
             "def6",
         ),
+        (
+            Test::new(vec![
+                s("ra.bin"),
+                notes("randomAccess", str1, vec![VarRef(0)]),
+            ]),
+            "7:x:6:5:6",
+        ),
+        (
+            Test::new(vec![
+                s("sc.bin"),
+                notes("streamChannel", str1, vec![VarRef(0)]),
+            ]),
+            "overlapa13cdebde5",
+        ),
     ]
 }
 
@@ -116,12 +130,15 @@ fn rendered(r: &TestResult) -> String {
 }
 
 /// Names the fixture would leave behind in a real working or temporary directory.
-const LEFT: [&str; 5] = [
+const LEFT: [&str; 8] = [
     "notes.txt",
     "log.bin",
     "data",
     "notes1000001.txt",
     "bytes.bin",
+    "ra.bin",
+    "sc.bin",
+    "made.txt",
 ];
 
 #[test]
@@ -149,7 +166,7 @@ fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
     }
     assert_eq!(results[0].resources.files, vec!["notes.txt".to_string()]);
     assert!(!results[0].resources.console);
-    assert!(results[cases.len() - 3].resources.console);
+    assert!(results[cases.len() - 5].resources.console);
     for name in LEFT {
         assert!(
             !cwd.join(name).exists() && !tmp.join(name).exists(),
@@ -157,6 +174,64 @@ fn files_and_console_are_virtual_the_same_in_every_test_and_reported() {
         );
     }
     assert!(!Path::new("/work/notes.txt").exists());
+}
+
+/// Statements that call the JDK's file APIs themselves (`new File(…)`, `createNewFile()`,
+/// `new FileOutputStream(file)`) reach the virtual file system as the rewritten classes do,
+/// instead of the sandbox's refusal.
+#[test]
+fn statements_calling_file_apis_use_the_virtual_file_system() {
+    let mut c = config(vec![fixtures().clone()], &["env/Notes"]);
+    c.environment = true;
+    let mut host = Host::start(c).unwrap();
+    let file = |name: &str, desc: &str, args: Vec<VarRef>| {
+        Statement::method("java/io/File", name, desc, Some(VarRef(1)), args)
+    };
+    let t = Test::new(vec![
+        s("made.txt"),
+        Statement::constructor("java/io/File", "(Ljava/lang/String;)V", vec![VarRef(0)]),
+        file("createNewFile", "()Z", vec![]),
+        Statement::Primitive(Prim::Boolean(true)),
+        Statement::Primitive(Prim::Int(65)),
+        Statement::constructor(
+            "java/io/FileOutputStream",
+            "(Ljava/io/File;Z)V",
+            vec![VarRef(1), VarRef(3)],
+        ),
+        Statement::method(
+            "java/io/FileOutputStream",
+            "write",
+            "(I)V",
+            Some(VarRef(5)),
+            vec![VarRef(4)],
+        ),
+        file("length", "()J", vec![]),
+    ]);
+    let r = host.run(&[t.clone(), t], true).unwrap();
+    for r in &r {
+        assert_eq!(r.status, Status::Completed, "{r:?}");
+        assert!(r.first_exception().is_none(), "{r:?}");
+        assert_eq!(rendered(r), "1", "{r:?}");
+        // The file's getters, observed for assertions, ask the virtual file system too:
+        // after `new File(…)`, and as the receiver of the last call.
+        let getter = |list: &[(String, Observed)], name: &str| {
+            list.iter().find(|(n, _)| n == name).map(|(_, o)| o.clone())
+        };
+        let created = &r.observations[1].inspectors;
+        let last = &r.observations[7].receiver_inspectors;
+        assert_eq!(
+            getter(created, "getAbsolutePath"),
+            Some(Observed::String {
+                text: "/work/made.txt".into(),
+                truncated: false
+            }),
+            "{r:?}"
+        );
+        assert_eq!(getter(created, "isFile"), Some(Observed::Boolean(false)));
+        assert_eq!(getter(last, "isFile"), Some(Observed::Boolean(true)));
+        assert_eq!(getter(last, "length"), Some(Observed::Integer(1)));
+    }
+    assert!(!std::env::current_dir().unwrap().join("made.txt").exists());
 }
 
 /// Properties, variables and the host name are the same on every machine, and a property a
@@ -262,6 +337,8 @@ public class FilesHarness {
         b(); System.out.println(Notes.console());
         b(); System.out.println(Notes.walk("data"));
         b(); System.out.println(Notes.channel("bytes.bin"));
+        b(); System.out.println(Notes.randomAccess("ra.bin"));
+        b(); System.out.println(Notes.streamChannel("sc.bin"));
         System.err.println("pid " + java.lang.management.ManagementFactory.getRuntimeMXBean().getName());
         b(); System.out.println(env.Machine.home());
         b(); System.out.println(env.Machine.host());

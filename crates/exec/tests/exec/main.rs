@@ -21,6 +21,7 @@ mod environment;
 mod files;
 mod hostile;
 mod mocks;
+mod mutation;
 mod subjects;
 
 use std::path::PathBuf;

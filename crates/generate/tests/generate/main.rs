@@ -21,4 +21,5 @@ mod emit_on_host;
 mod environment;
 mod fitness_on_host;
 mod mocks;
+mod mutation;
 mod pipeline;

@@ -21,7 +21,8 @@
 //!   the CUT's package for implementations of JDK types, and never the JDK itself (27,000
 //!   class headers): JDK types get the default implementations of [`JDK_DEFAULT_SUBTYPES`]
 //!   (`List` → `ArrayList`, `LinkedList`; `CharSequence` → `String`, `StringBuilder`; `Object`
-//!   → `Object`, `String`, `Integer`; …). Enums list their constants; boxed types (`Integer`,
+//!   → `Object`, `String`, `Integer`; …), and the static factories other JDK classes declare
+//!   for them of [`JDK_FACTORIES`] (`Paths.get` for `Path`). Enums list their constants; boxed types (`Integer`,
 //!   …) are made from their primitive with `valueOf`; primitives and `String` need no generator
 //!   (the search makes constants); arrays need their component type.
 //! - **Generic types** ([`TypeUse`]): each parameter, return and field type keeps its erased
@@ -109,7 +110,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 use crate::statement::{Name, Statement, VarRef, java_name, java_type};
 
-pub use builder::{JDK_DEFAULT_SUBTYPES, jdk_default_subtypes};
+pub use builder::{JDK_DEFAULT_SUBTYPES, JDK_FACTORIES, jdk_default_subtypes};
 pub use signature::{
     ClassSignature, ClassType, GenericType, InnerClassType, MethodSignature, SignatureError,
     TypeArg, TypeParameter,

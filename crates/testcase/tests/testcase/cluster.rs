@@ -741,6 +741,24 @@ fn commons_lang3_string_utils() {
     );
 }
 
+/// A `Path` parameter gets real paths from `Paths.get`, a factory another JDK class declares
+/// (`JDK_FACTORIES`): no implementation of the interface is public.
+#[test]
+fn guava_more_files_gets_paths_from_paths_get() {
+    let Some(jar) = subject("guava") else { return };
+    let cp = jar_cp(&jar);
+    let c = timed(&cp, "com/google/common/io/MoreFiles");
+    let path = c.type_info(&object("java/nio/file/Path")).unwrap();
+    assert!(
+        names(&path.generators)
+            .contains(&"get(Ljava/lang/String;[Ljava/lang/String;)Ljava/nio/file/Path;".into()),
+        "{:?}",
+        names(&path.generators)
+    );
+    let get = path.generators.iter().find(|g| &*g.name == "get").unwrap();
+    assert_eq!(&*get.class, "java/nio/file/Paths");
+}
+
 #[test]
 fn guava_joiner_and_splitter() {
     let Some(jar) = subject("guava") else { return };

@@ -60,6 +60,24 @@ pub const JDK_DEFAULT_SUBTYPES: &[(&str, &[&str])] = &[
     ("java/util/SortedSet", &["java/util/TreeSet"]),
 ];
 
+/// Static factories of JDK types declared in another class, which the type's own statics do
+/// not give (`Paths.get` makes a `Path`, an interface whose implementations are not public):
+/// (type, declaring class, name, descriptor).
+pub const JDK_FACTORIES: &[(&str, &str, &str, &str)] = &[
+    (
+        "java/nio/file/Path",
+        "java/nio/file/Paths",
+        "get",
+        "(Ljava/lang/String;[Ljava/lang/String;)Ljava/nio/file/Path;",
+    ),
+    (
+        "java/nio/file/FileSystem",
+        "java/nio/file/FileSystems",
+        "getDefault",
+        "()Ljava/nio/file/FileSystem;",
+    ),
+];
+
 /// The default implementations of a JDK type from [`JDK_DEFAULT_SUBTYPES`].
 #[must_use]
 pub fn jdk_default_subtypes(class: &str) -> &'static [&'static str] {
@@ -274,6 +292,21 @@ impl Builder<'_> {
                         OperationKind::Method => statics.push(op),
                         _ => fields.push(op),
                     }
+                }
+            }
+        }
+        // JDK factories declared elsewhere (`Paths.get` for `Path`).
+        for &(_, owner, fname, fdesc) in JDK_FACTORIES.iter().filter(|(t, ..)| *t == name) {
+            let Some(of) = self.load(owner) else { continue };
+            let found = of.methods.iter().find(|m| {
+                m.is(access::STATIC)
+                    && of.member_name(m).is_ok_and(|n| n == fname)
+                    && of.member_descriptor(m).is_ok_and(|d| d == fdesc)
+            });
+            if let Some(m) = found {
+                if let Some(op) = self.method_op(&of, owner, owner, m, fname, fdesc, &no_subst, &[])
+                {
+                    statics.push(op);
                 }
             }
         }

@@ -20,7 +20,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::statement::java_name;
 
-pub use generators::{JDK_DEFAULT_SUBTYPES, jdk_default_subtypes};
+pub use generators::{JDK_DEFAULT_SUBTYPES, JDK_FACTORIES, jdk_default_subtypes};
 
 use generators::BOXES;
 

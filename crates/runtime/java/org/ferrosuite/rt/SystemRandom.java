@@ -2,6 +2,11 @@ package org.ferrosuite.rt;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.security.NoSuchAlgorithmException;
+import java.security.NoSuchProviderException;
+import java.security.Provider;
+import java.security.SecureRandom;
+import java.security.SecureRandomSpi;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -131,6 +136,11 @@ public final class SystemRandom {
     /** {@code new Random()}: seeded with this test's next seed (for {@link Patcher}). */
     public static Random newRandom() {
         return new Random(seed());
+    }
+
+    /** {@code new SplittableRandom()}: seeded with this test's next seed (for {@link Patcher}). */
+    public static java.util.SplittableRandom newSplittableRandom() {
+        return new java.util.SplittableRandom(seed());
     }
 
     /** {@code Math.random()}. */
@@ -271,5 +281,97 @@ public final class SystemRandom {
     /** {@code ThreadLocalRandom.nextGaussian()}. */
     public static double nextGaussian(ThreadLocalRandom r) {
         return threadLocals().nextGaussian();
+    }
+
+    // ---- SecureRandom ----
+
+    /** {@code new SecureRandom()}: a generator drawing from this test's next seed. */
+    public static SecureRandom newSecureRandom() {
+        return new Secure(seed());
+    }
+
+    /** {@code new SecureRandom(byte[])}: this test's next seed, then {@code seed} mixed in. */
+    public static SecureRandom newSecureRandom(byte[] seed) {
+        SecureRandom r = new Secure(seed());
+        r.setSeed(seed);
+        return r;
+    }
+
+    /** {@code SecureRandom.getInstance(String)}: the JDK's exceptions, this test's numbers. */
+    public static SecureRandom getInstance(String algorithm) throws NoSuchAlgorithmException {
+        SecureRandom.getInstance(algorithm);
+        return new Secure(seed());
+    }
+
+    /** {@code SecureRandom.getInstance(String, String)}. */
+    public static SecureRandom getInstance(String algorithm, String provider)
+            throws NoSuchAlgorithmException, NoSuchProviderException {
+        SecureRandom.getInstance(algorithm, provider);
+        return new Secure(seed());
+    }
+
+    /** {@code SecureRandom.getInstance(String, Provider)}. */
+    public static SecureRandom getInstance(String algorithm, Provider provider)
+            throws NoSuchAlgorithmException {
+        SecureRandom.getInstance(algorithm, provider);
+        return new Secure(seed());
+    }
+
+    /** {@code SecureRandom.getInstanceStrong()}. */
+    public static SecureRandom getInstanceStrong() throws NoSuchAlgorithmException {
+        return new Secure(seed());
+    }
+
+    /** {@code SecureRandom.getSeed(int)}. */
+    public static byte[] getSeed(int numBytes) {
+        return new Secure(seed()).generateSeed(numBytes);
+    }
+
+    /** A {@code SecureRandom} whose numbers come from a seeded {@code Random}. */
+    static final class Secure extends SecureRandom {
+        private static final long serialVersionUID = 1L;
+
+        Secure(long seed) {
+            super(new Spi(seed), null);
+        }
+
+        @Override
+        public String getAlgorithm() {
+            return "ferrosuite";
+        }
+    }
+
+    /** The engine of {@link Secure}: {@code setSeed} mixes into the sequence, never resets it. */
+    static final class Spi extends SecureRandomSpi {
+        private static final long serialVersionUID = 1L;
+        private final Random random;
+
+        Spi(long seed) {
+            random = new Random(seed);
+        }
+
+        @Override
+        protected void engineSetSeed(byte[] seed) {
+            long h = random.nextLong();
+            for (byte b : seed) {
+                h = h * 31 + b;
+            }
+            random.setSeed(h);
+        }
+
+        @Override
+        protected void engineNextBytes(byte[] bytes) {
+            random.nextBytes(bytes);
+        }
+
+        @Override
+        protected byte[] engineGenerateSeed(int numBytes) {
+            if (numBytes < 0) {
+                throw new IllegalArgumentException("numBytes cannot be negative");
+            }
+            byte[] b = new byte[numBytes];
+            random.nextBytes(b);
+            return b;
+        }
     }
 }

@@ -293,7 +293,7 @@ public final class VirtualFiles {
         if (name == null) {
             throw new NullPointerException();
         }
-        return new Input(VirtualFs.read(name));
+        return new Input(VirtualFs.readable(name));
     }
 
     public static FileInputStream newFileInputStream(File f) throws FileNotFoundException {
@@ -309,7 +309,7 @@ public final class VirtualFiles {
         if (name == null) {
             throw new NullPointerException();
         }
-        return new Output(VirtualFs.writable(name, append));
+        return new Output(VirtualFs.writable(name, append), append);
     }
 
     public static FileOutputStream newFileOutputStream(File f) throws FileNotFoundException {
@@ -489,34 +489,45 @@ public final class VirtualFiles {
         return newScanner(p, cs.name());
     }
 
-    /** A {@code FileInputStream} over a virtual file's bytes. */
+    /**
+     * A {@code FileInputStream} reading a virtual file through its {@link VirtualChannel}, which
+     * {@code getChannel()} returns (the two share the position, as the JDK's do).
+     */
     static final class Input extends FileInputStream {
-        private final VirtualFs.In in;
+        private final VirtualChannel channel;
 
-        Input(byte[] bytes) {
+        Input(VirtualFs.Node node) {
             super(new FileDescriptor());
-            in = new VirtualFs.In(bytes);
+            channel = new VirtualChannel(node, true, false, false);
+        }
+
+        private void open() throws IOException {
+            if (!channel.isOpen()) {
+                throw new IOException("Stream Closed");
+            }
         }
 
         @Override
         public int read() throws IOException {
-            return in.read();
+            open();
+            return channel.readByte();
         }
 
         @Override
         public int read(byte[] b) throws IOException {
-            return in.read(b, 0, b.length);
+            return read(b, 0, b.length);
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            return in.read(b, off, len);
+            open();
+            return channel.readBytes(b, off, len);
         }
 
         public byte[] readAllBytes() throws IOException {
             java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
             byte[] buf = new byte[8192];
-            for (int n; (n = in.read(buf, 0, buf.length)) > 0; ) {
+            for (int n; (n = read(buf, 0, buf.length)) > 0; ) {
                 all.write(buf, 0, n);
             }
             return all.toByteArray();
@@ -530,7 +541,7 @@ public final class VirtualFiles {
             byte[] buf = new byte[Math.min(len, 8192)];
             int n;
             while (all.size() < len
-                && (n = in.read(buf, 0, Math.min(buf.length, len - all.size()))) > 0) {
+                && (n = read(buf, 0, Math.min(buf.length, len - all.size()))) > 0) {
                 all.write(buf, 0, n);
             }
             return all.toByteArray();
@@ -542,50 +553,65 @@ public final class VirtualFiles {
             return all.length;
         }
 
+        /** Moves on at most to the end of the file, as {@link VirtualFs.In} does. */
         @Override
         public long skip(long n) throws IOException {
-            return in.skip(n);
+            open();
+            synchronized (VirtualFs.class) {
+                long at = channel.at();
+                long k = Math.max(0, Math.min(n, channel.size() - at));
+                channel.position(at + k);
+                return k;
+            }
         }
 
         @Override
         public int available() throws IOException {
-            return in.available();
+            open();
+            synchronized (VirtualFs.class) {
+                return (int) Math.max(0, Math.min(Integer.MAX_VALUE, channel.size() - channel.at()));
+            }
         }
 
         @Override
-        public void close() {
-            in.close();
+        public void close() throws IOException {
+            channel.close();
         }
 
-        /** Channels of virtual files are not supported. */
         @Override
         public FileChannel getChannel() {
-            throw new UnsupportedOperationException("ferrosuite: no channel for a virtual file");
+            return channel;
         }
     }
 
-    /** A {@code FileOutputStream} appending to a virtual file. */
+    /**
+     * A {@code FileOutputStream} writing a virtual file through its {@link VirtualChannel}
+     * (appending when opened to append), which {@code getChannel()} returns.
+     */
     static final class Output extends FileOutputStream {
-        private final VirtualFs.Out out;
+        private final VirtualChannel channel;
 
-        Output(VirtualFs.Node node) {
+        Output(VirtualFs.Node node, boolean append) {
             super(new FileDescriptor());
-            out = new VirtualFs.Out(node);
+            channel = new VirtualChannel(node, false, true, append);
         }
 
         @Override
         public void write(int b) throws IOException {
-            out.write(b);
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public void write(byte[] b) throws IOException {
-            out.write(b, 0, b.length);
+            write(b, 0, b.length);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+            if (!channel.isOpen()) {
+                throw new IOException("Stream Closed");
+            }
+            channel.writeBytes(b, off, len);
         }
 
         @Override
@@ -593,13 +619,13 @@ public final class VirtualFiles {
         }
 
         @Override
-        public void close() {
-            out.close();
+        public void close() throws IOException {
+            channel.close();
         }
 
         @Override
         public FileChannel getChannel() {
-            throw new UnsupportedOperationException("ferrosuite: no channel for a virtual file");
+            return channel;
         }
     }
 

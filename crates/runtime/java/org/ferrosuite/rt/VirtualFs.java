@@ -60,6 +60,9 @@ public final class VirtualFs {
         boolean writable = true;
         boolean executable;
         long modified;
+        /** The locks channels hold on this file ({@link VirtualChannel}). */
+        final List<java.nio.channels.FileLock> locks =
+            new ArrayList<java.nio.channels.FileLock>();
 
         Node(boolean dir) {
             this.dir = dir;
@@ -79,6 +82,10 @@ public final class VirtualFs {
             }
             if (end > data.length) {
                 data = Arrays.copyOf(data, (int) Math.max(end, Math.max(16, data.length * 2L)));
+            }
+            if (at > size) {
+                // Bytes left from before a truncation must read as zeros in the gap.
+                Arrays.fill(data, size, (int) Math.min(at, data.length), (byte) 0);
             }
             System.arraycopy(b, off, data, (int) at, len);
             size = (int) Math.max(size, end);

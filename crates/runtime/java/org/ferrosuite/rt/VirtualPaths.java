@@ -10,10 +10,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.NonReadableChannelException;
-import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -276,7 +272,7 @@ public final class VirtualPaths {
     }
 
     /** The {@code java.nio.file} exception for a file that cannot be read. */
-    private static IOException nio(Path p) {
+    static IOException nio(Path p) {
         VirtualFs.Node n = VirtualFs.node(VirtualFs.resolve(s(p)));
         if (n == null) {
             return new NoSuchFileException(s(p));
@@ -380,7 +376,7 @@ public final class VirtualPaths {
      * Opens a virtual file for writing as {@code options} say ({@code CREATE}, {@code
      * CREATE_NEW}, {@code TRUNCATE_EXISTING}), with the exceptions of {@code java.nio.file}.
      */
-    private static VirtualFs.Node openForWriting(Path p, Collection<? extends OpenOption> options)
+    static VirtualFs.Node openForWriting(Path p, Collection<? extends OpenOption> options)
             throws IOException {
         VirtualFs.Node n = node(p);
         if (options.contains(StandardOpenOption.CREATE_NEW) && n != null) {
@@ -749,112 +745,11 @@ public final class VirtualPaths {
 
     // ---- byte channels ----
 
-    /** A seekable channel over a virtual file's bytes. */
-    static final class Channel implements SeekableByteChannel {
-        private final VirtualFs.Node node;
-        private final boolean readable;
-        private final boolean writable;
-        private final boolean append;
-        private long position;
-        private boolean open = true;
-
-        Channel(VirtualFs.Node node, boolean readable, boolean writable, boolean append) {
-            this.node = node;
-            this.readable = readable;
-            this.writable = writable;
-            this.append = append;
-        }
-
-        private void check() throws ClosedChannelException {
-            if (!open) {
-                throw new ClosedChannelException();
-            }
-        }
-
-        public int read(ByteBuffer dst) throws IOException {
-            synchronized (VirtualFs.class) {
-                check();
-                if (!readable) {
-                    throw new NonReadableChannelException();
-                }
-                if (position >= node.size) {
-                    return -1;
-                }
-                int n = (int) Math.min(dst.remaining(), node.size - position);
-                dst.put(node.data, (int) position, n);
-                position += n;
-                return n;
-            }
-        }
-
-        public int write(ByteBuffer src) throws IOException {
-            synchronized (VirtualFs.class) {
-                check();
-                if (!writable) {
-                    throw new NonWritableChannelException();
-                }
-                if (append) {
-                    position = node.size;
-                }
-                int n = src.remaining();
-                byte[] b = new byte[n];
-                src.get(b);
-                node.write(position, b, 0, n);
-                position += n;
-                return n;
-            }
-        }
-
-        public long position() throws IOException {
-            check();
-            return position;
-        }
-
-        public SeekableByteChannel position(long p) throws IOException {
-            check();
-            if (p < 0) {
-                throw new IllegalArgumentException();
-            }
-            position = p;
-            return this;
-        }
-
-        public long size() throws IOException {
-            check();
-            return node.size;
-        }
-
-        public SeekableByteChannel truncate(long size) throws IOException {
-            synchronized (VirtualFs.class) {
-                check();
-                if (size < 0) {
-                    throw new IllegalArgumentException();
-                }
-                if (!writable) {
-                    throw new NonWritableChannelException();
-                }
-                if (size < node.size) {
-                    node.size = (int) size;
-                }
-                position = Math.min(position, size);
-                return this;
-            }
-        }
-
-        public boolean isOpen() {
-            return open;
-        }
-
-        public void close() {
-            open = false;
-        }
-    }
-
     public static SeekableByteChannel newByteChannel(Path p, OpenOption... o) throws IOException {
         if (!virtual(p)) {
             return Files.newByteChannel(p, o);
         }
-        return channel(p, new HashSet<OpenOption>(Arrays.asList(o)));
+        return VirtualChannel.openVirtual(p, new HashSet<OpenOption>(Arrays.asList(o)));
     }
 
     public static SeekableByteChannel newByteChannel(Path p, Set<? extends OpenOption> o,
@@ -862,28 +757,7 @@ public final class VirtualPaths {
         if (!virtual(p)) {
             return Files.newByteChannel(p, o, a);
         }
-        return channel(p, new HashSet<OpenOption>(o));
-    }
-
-    private static SeekableByteChannel channel(Path p, Set<OpenOption> o) throws IOException {
-        boolean append = o.contains(StandardOpenOption.APPEND);
-        boolean write = append || o.contains(StandardOpenOption.WRITE);
-        boolean read = o.contains(StandardOpenOption.READ) || !write;
-        if (read && append) {
-            throw new IllegalArgumentException("READ + APPEND not allowed");
-        }
-        if (!write) {
-            try {
-                return new Channel(VirtualFs.readable(s(p)), true, false, false);
-            } catch (FileNotFoundException e) {
-                throw nio(p);
-            }
-        }
-        VirtualFs.Node w = openForWriting(p, o);
-        if (read && !w.readable) {
-            throw new AccessDeniedException(s(p));
-        }
-        return new Channel(w, read, true, append);
+        return VirtualChannel.openVirtual(p, new HashSet<OpenOption>(o));
     }
 
     // ---- java.nio.file.Path ----

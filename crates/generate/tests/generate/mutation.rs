@@ -1,0 +1,132 @@
+//! Mutation analysis on a real host (`ferrosuite_generate::mutation`): hand-built tests of the
+//! fixture `mutation.Ops`, their assertions from the original run, and which mutants their
+//! assertions and outcomes kill; the greedy choice keeps few assertions and loses no kill.
+
+use std::collections::BTreeSet;
+
+use ferrosuite_bytecode::instrument::mutation::{Config, Operator};
+use ferrosuite_emit::Limits;
+use ferrosuite_emit::assertions::candidates;
+use ferrosuite_exec::{Host, HostConfig};
+use ferrosuite_generate::mutation::{analyse, checks_returned_value, choose};
+use ferrosuite_testcase::statement::Prim;
+use ferrosuite_testcase::{Statement, Test, VarRef};
+
+use crate::common::{fixtures, worker};
+
+const OPS: &str = "mutation/Ops";
+
+fn call(name: &str, desc: &str, args: &[u32]) -> Statement {
+    Statement::method(
+        OPS,
+        name,
+        desc,
+        None,
+        args.iter().map(|a| VarRef(*a)).collect(),
+    )
+}
+
+fn int(v: i32) -> Statement {
+    Statement::Primitive(Prim::Int(v))
+}
+
+#[test]
+fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kill() {
+    let Some(worker) = worker() else { return };
+    let mut host = Host::start(HostConfig {
+        classpath: vec![fixtures().clone()],
+        instrument: vec![OPS.into()],
+        worker: Some(worker),
+        mutation: Some(Config::default()),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let tests = vec![
+        Test::new(vec![int(3), int(4), call("add", "(II)I", &[0, 1])]),
+        Test::new(vec![int(2), int(2), call("less", "(II)Z", &[0, 1])]),
+        Test::new(vec![int(7), call("notes", "(I)Ljava/lang/String;", &[0])]),
+        // Twice the same check: the choice keeps one.
+        Test::new(vec![int(3), int(4), call("add", "(II)I", &[0, 1])]),
+    ];
+    let original = host.run_mutant(&tests, true, 0).unwrap();
+    let limits = Limits::default();
+    let assertions: Vec<_> = tests
+        .iter()
+        .zip(&original)
+        .map(|(t, r)| candidates(t, r, &limits))
+        .collect();
+    assert!(assertions.iter().all(|a| !a.is_empty()), "{assertions:?}");
+    let kills = analyse(&mut host, &tests, &assertions, None).unwrap();
+    let mutants = host.mutants().to_vec();
+    assert_eq!(kills.mutants, mutants.len());
+    assert!(kills.reached < kills.mutants, "{kills:?}");
+    assert_eq!(kills.analysed, kills.reached);
+    let id = |method: &str, op: Operator| {
+        mutants
+            .iter()
+            .find(|m| m.method.starts_with(&format!("{method} ")) && m.operator == op)
+            .unwrap()
+            .id
+    };
+    // `add`'s value assertion kills `+ → -` and the changed return; `less(2, 2)` is false and
+    // becomes true under the boundary mutant; `notes(7)` without its `note` call is "!".
+    let value_kills = |t: usize| kills.by_assertion[t][0].clone();
+    assert!(value_kills(0).contains(&id("add", Operator::Math)));
+    assert!(value_kills(0).contains(&id("add", Operator::PrimitiveReturns)));
+    assert!(value_kills(1).contains(&id("less", Operator::ConditionalsBoundary)));
+    assert!(value_kills(2).contains(&id("notes", Operator::VoidMethodCalls)));
+    // `notes` returning null: no exception in the test, the value assertion kills it.
+    assert!(value_kills(2).contains(&id("notes", Operator::NullReturns)));
+
+    let returns: Vec<Vec<bool>> = tests
+        .iter()
+        .zip(&assertions)
+        .map(|(t, a)| a.iter().map(|x| checks_returned_value(t, x)).collect())
+        .collect();
+    let chosen = choose(&kills, &returns);
+    let mut covered: BTreeSet<u32> = kills.by_outcome.iter().flatten().copied().collect();
+    for (i, keep) in chosen.iter().enumerate() {
+        for &k in keep {
+            covered.extend(kills.by_assertion[i][k].iter().copied());
+        }
+    }
+    assert_eq!(covered, kills.killed(), "the choice loses no kill");
+    // The repeated test adds nothing.
+    assert!(chosen[3].is_empty(), "{chosen:?}");
+    assert_eq!(chosen[0].len(), 1, "{chosen:?}");
+}
+
+/// The pipeline with `mutation_assertions`: the class stays green and the same for a seed and
+/// statement budget, every kept assertion was chosen for a kill, and there are fewer of them
+/// than candidates.
+#[test]
+fn the_pipeline_chooses_assertions_by_mutants_and_stays_green_and_deterministic() {
+    let Some(worker) = worker() else { return };
+    let config = ferrosuite_generate::Config {
+        classpath: vec![fixtures().clone()],
+        budget: ferrosuite_search::engine::Budget::statements(20_000),
+        seed: 3,
+        worker: Some(worker),
+        mutation_assertions: true,
+        ..ferrosuite_generate::Config::default()
+    };
+    let quiet = &mut ferrosuite_search::engine::Quiet;
+    let g = ferrosuite_generate::generate(&config, "mutation.Ops", quiet).unwrap();
+    let m = g.mutation.expect("mutation analysis ran");
+    eprintln!("{m:?}");
+    let class = g.class.as_ref().expect("a test class");
+    assert_eq!(
+        g.tests_uncompilable + g.tests_failing,
+        0,
+        "{}",
+        class.source
+    );
+    assert!(
+        m.mutants > 20 && m.reached > 0 && m.analysed == m.reached,
+        "{m:?}"
+    );
+    assert!(m.killed > 0 && m.kept > 0 && m.kept < m.candidates, "{m:?}");
+    let again = ferrosuite_generate::generate(&config, "mutation.Ops", quiet).unwrap();
+    assert_eq!(again.class.unwrap().source, class.source);
+    assert_eq!(again.mutation, Some(m));
+}
