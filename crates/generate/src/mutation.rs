@@ -191,12 +191,7 @@ pub fn choose_assertions(
     let tests: Vec<Test> = candidates.iter().map(|c| c.test.clone()).collect();
     let assertions: Vec<Vec<Assertion>> = candidates.iter().map(|c| c.assertions.clone()).collect();
     let kills = analyse(&mut host, &tests, &assertions, deadline)?;
-    let returns: Vec<Vec<bool>> = tests
-        .iter()
-        .zip(&assertions)
-        .map(|(t, a)| a.iter().map(|x| checks_returned_value(t, x)).collect())
-        .collect();
-    let chosen = choose(&kills, &returns);
+    let chosen = choose(&kills, &returned_values(&tests, &assertions));
     let mut summary = MutationSummary {
         mutants: kills.mutants,
         reached: kills.reached,
@@ -210,6 +205,17 @@ pub fn choose_assertions(
         summary.kept += c.assertions.len();
     }
     Ok(summary)
+}
+
+/// For each test and each of its assertions, whether it checks the value the test's last
+/// call returned ([`checks_returned_value`]): the preference [`choose`] takes.
+#[must_use]
+pub fn returned_values(tests: &[Test], assertions: &[Vec<Assertion>]) -> Vec<Vec<bool>> {
+    tests
+        .iter()
+        .zip(assertions)
+        .map(|(t, a)| a.iter().map(|x| checks_returned_value(t, x)).collect())
+        .collect()
 }
 
 /// Whether `a` checks the value the last statement of `test` returned.

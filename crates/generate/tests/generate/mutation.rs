@@ -8,7 +8,7 @@ use ferrosuite_bytecode::instrument::mutation::{Config, Operator};
 use ferrosuite_emit::Limits;
 use ferrosuite_emit::assertions::candidates;
 use ferrosuite_exec::{Host, HostConfig};
-use ferrosuite_generate::mutation::{analyse, checks_returned_value, choose};
+use ferrosuite_generate::mutation::{analyse, choose, returned_values};
 use ferrosuite_testcase::statement::Prim;
 use ferrosuite_testcase::{Statement, Test, VarRef};
 
@@ -78,12 +78,7 @@ fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kil
     // `notes` returning null: no exception in the test, the value assertion kills it.
     assert!(value_kills(2).contains(&id("notes", Operator::NullReturns)));
 
-    let returns: Vec<Vec<bool>> = tests
-        .iter()
-        .zip(&assertions)
-        .map(|(t, a)| a.iter().map(|x| checks_returned_value(t, x)).collect())
-        .collect();
-    let chosen = choose(&kills, &returns);
+    let chosen = choose(&kills, &returned_values(&tests, &assertions));
     let mut covered: BTreeSet<u32> = kills.by_outcome.iter().flatten().copied().collect();
     for (i, keep) in chosen.iter().enumerate() {
         for &k in keep {
