@@ -20,7 +20,9 @@
 #   json: {"class":..., "mutators":..., "killed":..., "mutants":..., "survived":...,
 #          "no_coverage":..., "timed_out":..., "score":..., "compiled":true|false}
 # "killed" counts what PIT calls detected (KILLED, TIMED_OUT, MEMORY_ERROR, RUN_ERROR), as its
-# mutation score does. Failing tests are skipped by PIT (--skipFailingTests), not fatal.
+# mutation score does. The class path's jars and directories are all mutable code (PIT's
+# --mutableCodePaths; it would take jars for libraries), the --targetClasses pick what is
+# mutated. Failing tests are skipped by PIT (--skipFailingTests), not fatal.
 # Exit status: 0 when every class's tests compiled and PIT ran, 1 otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +80,7 @@ for class in "${classes[@]}"; do
       if ! java -cp "$(cat "$work/$pit.classpath")" org.pitest.mutationtest.commandline.MutationCoverageReport \
           --reportDir "$report" --targetClasses "$class,$class\$*" --targetTests "${class}Test" \
           --sourceDirs "$out/src/test/java" --classPath "$minion_cp" \
+          --mutableCodePaths "$(echo "$cp" | tr ':' ',')" \
           --includeLaunchClasspath=false --mutators "$group" --outputFormats XML \
           --timestampedReports=false --skipFailingTests=true --threads "$THREADS" \
           --verbose=false > "$work/$tag/pit-$group.txt" 2>&1; then

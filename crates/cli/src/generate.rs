@@ -114,10 +114,10 @@ pub struct Request {
     /// controlled environment's virtual clock and deterministic seeds.
     #[arg(long)]
     pub no_environment: bool,
-    /// Choose the assertions by mutation analysis: those that kill a mutant of the class no
-    /// other kept assertion kills (experimental; see docs/MUTATION.md).
+    /// Keep every stable assertion up to the plain limits and every test the search kept,
+    /// instead of choosing them by mutation analysis (see docs/MUTATION.md).
     #[arg(long)]
-    pub mutation_assertions: bool,
+    pub no_mutation_assertions: bool,
     /// `P_FM`: probability of a mock for a type real objects can give too, once --mock-start of
     /// the budget is spent (default 0.8).
     #[arg(long, value_name = "P")]
@@ -251,7 +251,7 @@ fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
         release: req.release,
         validate: !req.no_validate,
         environment: !req.no_environment,
-        mutation_assertions: req.mutation_assertions,
+        mutation_assertions: !req.no_mutation_assertions,
         java_home: req.java_home.clone(),
         test_classpath: split_classpath(req.test_classpath.as_deref().unwrap_or("")),
         ..Config::default()

@@ -69,6 +69,9 @@ pub enum Check {
     Inspector(String),
     /// An inspector called on the receiver of the statement (a method call), after the call.
     ReceiverInspector(String),
+    /// Argument `k` of the statement (a call) after the call, which changed it: an array's
+    /// contents (the name `""`) or an inspector of another object.
+    Argument(u32, String),
 }
 
 /// One regression assertion: after statement `statement`, `check` gives `expected`.
@@ -156,6 +159,7 @@ pub fn candidates(test: &Test, result: &TestResult, limits: &Limits) -> Vec<Asse
             value,
             inspectors,
             receiver_inspectors,
+            arguments,
         } = obs;
         if let Some(v) = value {
             if asserts_value(s, v) && writable(v) {
@@ -181,6 +185,26 @@ pub fn candidates(test: &Test, result: &TestResult, limits: &Limits) -> Vec<Asse
                         expected: v.clone(),
                     });
                 }
+            }
+        }
+        for (k, name, v) in arguments {
+            // Only what the call changed is observed (the worker compares with before).
+            let whole = name.is_empty()
+                && matches!(
+                    v,
+                    Observed::Array {
+                        elements: Some(_),
+                        ..
+                    }
+                );
+            if writable(v)
+                && (whole || !matches!(v, Observed::Object { .. } | Observed::Array { .. }))
+            {
+                here.push(Assertion {
+                    statement: i,
+                    check: Check::Argument(*k, name.clone()),
+                    expected: v.clone(),
+                });
             }
         }
         if let Some(r) = receiver(s) {
@@ -216,6 +240,26 @@ pub fn candidates(test: &Test, result: &TestResult, limits: &Limits) -> Vec<Asse
     kept
 }
 
+/// Assertions (in statement order) cut down to `limits` as [`candidates`] would: each
+/// statement's first `per_statement`, then from the last statement backwards up to
+/// `per_test`.
+#[must_use]
+pub fn limited(assertions: &[Assertion], limits: &Limits) -> Vec<Assertion> {
+    let mut per_statement: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut kept: Vec<Assertion> = assertions
+        .iter()
+        .filter(|a| {
+            let n = per_statement.entry(a.statement).or_insert(0);
+            *n += 1;
+            *n <= limits.per_statement
+        })
+        .cloned()
+        .collect();
+    let drop = kept.len().saturating_sub(limits.per_test);
+    kept.drain(..drop);
+    kept
+}
+
 /// What a run observed for `a`'s check, if anything.
 #[must_use]
 pub fn observed<'r>(test: &Test, result: &'r TestResult, a: &Assertion) -> Option<&'r Observed> {
@@ -232,6 +276,11 @@ pub fn observed<'r>(test: &Test, result: &'r TestResult, a: &Assertion) -> Optio
             .iter()
             .find(|i| &i.0 == name)
             .map(|i| &i.1),
+        Check::Argument(k, name) => obs
+            .arguments
+            .iter()
+            .find(|(a, n, _)| a == k && n == name)
+            .map(|(_, _, v)| v),
     }
 }
 
@@ -295,6 +344,61 @@ mod tests {
     }
 
     #[test]
+    fn limiting_keeps_each_statements_first_then_the_last_statements() {
+        let a = |statement, name: &str| Assertion {
+            statement,
+            check: Check::Inspector(name.into()),
+            expected: Observed::Integer(0),
+        };
+        let all = vec![
+            a(0, "a"),
+            a(0, "b"),
+            a(1, "a"),
+            a(1, "b"),
+            a(1, "c"),
+            a(2, "a"),
+        ];
+        let limits = Limits {
+            per_statement: 2,
+            per_test: 3,
+        };
+        assert_eq!(
+            limited(&all, &limits),
+            vec![a(1, "a"), a(1, "b"), a(2, "a")]
+        );
+    }
+
+    #[test]
+    fn arguments_a_call_changed_are_checked_after_it() {
+        // int[] a = new int[2]; reverse(a): the worker saw a change from {3, 1} to {1, 3}.
+        let t = Test::new(vec![
+            Statement::ArrayNew {
+                component: ferrosuite_bytecode::descriptor::FieldType::Int,
+                length: 2,
+            },
+            Statement::method("p/A", "reverse", "([I)V", None, vec![VarRef(0)]),
+        ]);
+        let after = Observed::Array {
+            class: "[I".into(),
+            length: 2,
+            elements: Some(vec![Observed::Integer(1), Observed::Integer(3)]),
+        };
+        let r = result(vec![
+            Observation::default(),
+            Observation {
+                arguments: vec![(0, String::new(), after.clone())],
+                ..Observation::default()
+            },
+        ]);
+        let a = candidates(&t, &r, &Limits::default());
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].check, Check::Argument(0, String::new()));
+        assert_eq!(observed(&t, &r, &a[0]), Some(&after));
+        // A rerun where the call left the argument as it was observes nothing: unstable.
+        assert!(stable(&t, &a, &[&result(vec![Observation::default(); 2])]).is_empty());
+    }
+
+    #[test]
     fn receiver_inspectors_only_when_changed() {
         let t = stack_test(3);
         let r = result(vec![
@@ -304,6 +408,7 @@ mod tests {
                 }),
                 inspectors: size(0),
                 receiver_inspectors: vec![],
+                arguments: vec![],
             },
             Observation {
                 value: Some(Observed::Integer(3)),
@@ -410,6 +515,7 @@ mod tests {
             class: "java.lang.Error".into(),
             message: None,
             kind: ferrosuite_executor::ThrowKind::Code,
+            frames: Vec::new(),
         });
         assert!(stable(&t, &a, &[&threw]).is_empty());
     }

@@ -24,7 +24,7 @@
 //!     Statement::Primitive(Prim::Int(3)),
 //!     Statement::method("examples/Stack", "push", "(I)V", Some(VarRef(0)), vec![VarRef(1)]),
 //! ]);
-//! let t = EmitTest { test, assertions: vec![], expected: None, raw_types: false };
+//! let t = EmitTest { test, assertions: vec![], expected: None, raw_types: false, message: None };
 //! let class = emit_class("examples/Stack", &[t], &Config::default(), &Permissive)?;
 //! assert_eq!(class.path, std::path::Path::new("examples/StackTest.java"));
 //! assert!(class.source.contains("        Stack stack = new Stack();\n        stack.push(3);\n"));

@@ -18,6 +18,6 @@ pub mod result;
 pub use error::{Error, Result};
 pub use executor::{Executor, InitFailure, Polled, Ready, SequentialStream, TestStream};
 pub use result::{
-    MAX_ARRAY_ELEMENTS, MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot, Resources,
-    Status, TestResult, ThrowKind, Thrown,
+    MAX_ARRAY_ELEMENTS, MAX_FRAMES, MAX_STRING, Observation, Observed, Outcome, ProbeSnapshot,
+    Resources, Status, TestResult, ThrowKind, Thrown,
 };

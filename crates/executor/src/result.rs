@@ -52,6 +52,27 @@ pub struct Thrown {
     pub message: Option<String>,
     /// What kind of throwable it is for the search.
     pub kind: ThrowKind,
+    /// Binary names of the classes of the stack frames it was thrown through, innermost first
+    /// (a repeated class once in a row, at most [`MAX_FRAMES`]); empty when the test's own
+    /// statement threw it (a call on `null`, a failed cast, an array index out of range).
+    #[serde(default)]
+    pub frames: Vec<String>,
+}
+
+/// The most frames a [`Thrown`] lists.
+pub const MAX_FRAMES: usize = 32;
+
+impl Thrown {
+    /// Whether the throwable passed through a frame of `class` (a binary name) or one of its
+    /// nested classes: the code under test threw it, or something it called did.
+    #[must_use]
+    pub fn through(&self, class: &str) -> bool {
+        self.frames.iter().any(|f| {
+            f == class
+                || f.strip_prefix(class)
+                    .is_some_and(|rest| rest.starts_with('$'))
+        })
+    }
 }
 
 /// Kinds of throwables the host tells apart.
@@ -131,6 +152,11 @@ pub struct Observation {
     pub inspectors: Vec<(String, Observed)>,
     /// Inspector results on the receiver after a method call.
     pub receiver_inspectors: Vec<(String, Observed)>,
+    /// What a call changed in its arguments, by argument position: an array's contents (the
+    /// name `""`) and inspector results of other objects, each only when it differs from
+    /// before the call (`reverse(array)`, `appendTo(builder)`).
+    #[serde(default)]
+    pub arguments: Vec<(u32, String, Observed)>,
 }
 
 /// The probe data of one test: only what differs from the reset state.
@@ -431,6 +457,25 @@ mod tests {
             statics_written: statics,
             compared: vec![Prim::Int(7), Prim::String("x".into())],
         }
+    }
+
+    #[test]
+    fn a_throwable_passes_through_a_class_or_its_nested_classes_only() {
+        let t = Thrown {
+            class: "java.lang.NullPointerException".into(),
+            message: None,
+            kind: ThrowKind::Code,
+            frames: vec!["java.lang.String".into(), "p.Shelf$Row".into()],
+        };
+        assert!(t.through("p.Shelf"));
+        assert!(t.through("java.lang.String"));
+        assert!(!t.through("p.She"));
+        assert!(!t.through("p.Shelf$Row$Cell"));
+        let own = Thrown {
+            frames: Vec::new(),
+            ..t
+        };
+        assert!(!own.through("p.Shelf"));
     }
 
     #[test]

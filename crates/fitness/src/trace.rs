@@ -450,6 +450,7 @@ mod tests {
             class: class.into(),
             message: None,
             kind,
+            frames: Vec::new(),
         })
     }
 

@@ -48,6 +48,7 @@
 //! ```
 
 pub mod batch;
+pub mod contents;
 pub mod error;
 pub mod jars;
 pub mod mutation;
@@ -183,9 +184,10 @@ pub struct Config {
     /// Scratch directory for validation (default: a fresh one under the system's temporary
     /// directory, removed afterwards).
     pub scratch: Option<PathBuf>,
-    /// Choose the assertions by mutation analysis ([`mutation`]): candidates up to
-    /// [`MUTATION_LIMITS`], stabilised, then those that kill a mutant no other kept assertion
-    /// kills. Off by default (not yet measured against the plain choice).
+    /// Choose the tests and assertions by mutation analysis ([`mutation`]): candidates up to
+    /// [`MUTATION_LIMITS`], stabilised; the tests that kill a mutant or cover something no
+    /// other kept test does; of their assertions those that kill a mutant no other kept
+    /// assertion kills. On by default.
     pub mutation_assertions: bool,
 }
 
@@ -227,7 +229,7 @@ impl Default for Config {
             jar_dir: None,
             worker: None,
             scratch: None,
-            mutation_assertions: false,
+            mutation_assertions: true,
         }
     }
 }
@@ -267,6 +269,16 @@ pub struct Generated {
     pub tests_unstable: usize,
     /// Assertions dropped because their value changed in a rerun.
     pub assertions_unstable: usize,
+    /// Tests cut before an exception the class under test had no part in (the test's own
+    /// call on `null` or cast, a JDK method the test called): what is left stays when it
+    /// covers or kills something.
+    #[serde(default)]
+    pub tests_foreign_exception: usize,
+    /// Emitted tests that use the library's internals: a class or member that is not public,
+    /// or a private member by reflection (the search takes them only when nothing public
+    /// covers the goal).
+    #[serde(default)]
+    pub tests_internal: usize,
     /// Tests left out because they use a class the test's package cannot name.
     pub tests_inaccessible: usize,
     /// Assertions left out because their expected value names a class the test's package
@@ -317,6 +329,14 @@ pub struct MutationSummary {
     pub candidates: usize,
     /// Assertions kept.
     pub kept: usize,
+    /// Tests removed because they killed no mutant and covered nothing the kept tests did
+    /// not ([`mutation::reduce`]).
+    #[serde(default)]
+    pub tests_removed: usize,
+    /// Kept tests whose assertions killed nothing and that keep one check of what their last
+    /// call did (a regression check, not a mutant's).
+    #[serde(default)]
+    pub fallback_assertions: usize,
 }
 
 fn class_error(cut: &str, e: impl std::fmt::Display) -> Error {
@@ -547,6 +567,8 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_found: result.tests.len(),
         tests_emitted: 0,
         tests_unstable: 0,
+        tests_foreign_exception: 0,
+        tests_internal: 0,
         assertions_unstable: 0,
         tests_inaccessible: 0,
         assertions_inaccessible: 0,
@@ -562,6 +584,11 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     };
     // The final run, with observation, and the reruns.
     let mut tests = result.tests;
+    if config.mutation_assertions {
+        // Variants whose arrays have elements: mutation analysis keeps what matters.
+        let variants: Vec<Test> = tests.iter().filter_map(contents::with_contents).collect();
+        tests.extend(variants);
+    }
     let first = host.run(&tests, true)?;
     drop(host);
     let sets_up = tests.iter().any(has_environment_statement);
@@ -673,6 +700,22 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         let kept = stable(&e.test, &e.assertions, &again);
         out.assertions_unstable += e.assertions.len() - kept.len();
         e.assertions = kept;
+        // The exception's message only when every rerun (other zones, locales, charsets)
+        // gave the same.
+        let message = |r: &TestResult| r.first_exception().and_then(|(_, t)| t.message.clone());
+        if e.message.is_some() && again.iter().any(|a| message(a) != message(r)) {
+            e.message = None;
+        }
+        if let Some((at, _)) = e.expected {
+            let thrown = r.first_exception().map(|(_, t)| t);
+            if !thrown.is_some_and(|t| thrown_by_code_under_test(t, &internal, types)) {
+                out.tests_foreign_exception += 1;
+                e.truncate(at);
+                if e.test.is_empty() {
+                    continue;
+                }
+            }
+        }
         candidates.push(e);
     }
     // Tests that would name a class the test's package cannot see do not compile: out.
@@ -699,7 +742,19 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .budget
             .time
             .map(|t| Instant::now() + t.mul_f64(MUTATION_TIME_SHARE).max(MUTATION_MIN_TIME));
-        out.mutation = Some(mutation::choose_assertions(hc, &mut candidates, deadline)?);
+        let plain = config.emit.limits;
+        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain) {
+            Ok(m) => out.mutation = Some(m),
+            Err(e) => {
+                // Without the analysis the suite keeps what it would without it.
+                out.notes.push(format!(
+                    "mutation analysis failed ({e}): assertions kept by the plain limits"
+                ));
+                for c in &mut candidates {
+                    c.assertions = ferrosuite_emit::assertions::limited(&c.assertions, &plain);
+                }
+            }
+        }
     }
     let with_environment;
     let config = if reproduce {
@@ -727,9 +782,38 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         Some(emit_class(&internal, &candidates, &config.emit, types)?)
     };
     out.tests_emitted = class.as_ref().map_or(0, |c| c.test_names.len());
+    if class.is_some() {
+        let internals = ferrosuite_search::mocks::LastResorts::of(&cluster);
+        out.tests_internal = candidates
+            .iter()
+            .filter(|c| internals.uses_internals(&c.test))
+            .count();
+    }
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Whether `thrown` passed through the class under test (`internal`), one of its nested
+/// classes or a superclass of it: an exception the code under test threw or let through, not
+/// one the test's own statement caused.
+fn thrown_by_code_under_test(
+    thrown: &ferrosuite_exec::Thrown,
+    internal: &str,
+    types: &dyn TypeInfo,
+) -> bool {
+    let mut class = Some(internal.to_string());
+    for _ in 0..16 {
+        let Some(c) = class else { break };
+        if c == "java/lang/Object" {
+            break;
+        }
+        if thrown.through(&c.replace('/', ".")) {
+            return true;
+        }
+        class = types.superclass(&c);
+    }
+    false
 }
 
 /// Whether a jar is Byte Buddy's agent (`byte-buddy-agent.jar`, `byte-buddy-agent-1.15.4.jar`).

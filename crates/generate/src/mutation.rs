@@ -9,6 +9,12 @@
 //! a timeout), and an assertion kills it when the value it checks is not what the assertion
 //! expects: the stability check's comparison, made against a mutant's run.
 //!
+//! [`reduce`] first keeps the tests that matter: greedily, the test that adds the most of what
+//! no kept test gives yet — a mutant killed (by its outcome or any of its assertions) or a
+//! probe covered (a branch outcome or a line, in its run against the original code) — until
+//! no test adds anything; the others go. Exception-only tests that reach the same `throw` and
+//! kill the same mutants thus shrink to one, and near-duplicates to the first.
+//!
 //! [`choose`] then keeps, greedily, the assertion that kills the most mutants nothing kept
 //! kills yet, until no assertion adds one; among equals it prefers a check of the value a call
 //! returned, then the later statement (the call a test is about), then the earlier test. A
@@ -31,13 +37,16 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use ferrosuite_emit::EmitTest;
 use ferrosuite_emit::assertions::{Assertion, Check, observed};
+use ferrosuite_emit::{EmitTest, Limits};
 use ferrosuite_exec::{Host, HostConfig, TestResult};
 use ferrosuite_testcase::Test;
 
 use crate::MutationSummary;
 use crate::error::Result;
+
+/// The most tests run against one mutant (the shortest of those that reach its site).
+pub const MAX_TESTS_PER_MUTANT: usize = 12;
 
 /// What killed which mutant (by id).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,6 +61,29 @@ pub struct Kills {
     pub reached: usize,
     /// Mutants run before the deadline (the others count as not killed).
     pub analysed: usize,
+    /// Per test: what it covers in its run against the original code, as [`covered`] keys.
+    pub covered: Vec<BTreeSet<u64>>,
+    /// Per test: the mutants whose site it reaches that the deadline left unrun.
+    pub pending: Vec<BTreeSet<u32>>,
+}
+
+/// The coverage keys of a run: each branch outcome taken (`1 << 32 | slot`) and each line
+/// hit (`2 << 32 | line`).
+#[must_use]
+pub fn covered(r: &TestResult) -> BTreeSet<u64> {
+    let branches = r
+        .probes
+        .branches
+        .iter()
+        .filter(|(_, taken, _)| *taken > 0)
+        .map(|(slot, _, _)| 1 << 32 | u64::from(*slot));
+    let lines = r
+        .probes
+        .lines
+        .iter()
+        .filter(|(_, hits)| *hits > 0)
+        .map(|(line, _)| 2 << 32 | u64::from(*line));
+    branches.chain(lines).collect()
 }
 
 impl Kills {
@@ -88,8 +120,37 @@ pub fn analyse(
     assertions: &[Vec<Assertion>],
     deadline: Option<Instant>,
 ) -> Result<Kills> {
-    let base = host.run_mutant(tests, false, 0)?;
-    let mutants = host.mutants().to_vec();
+    Ok(analyse_observed(host, tests, assertions, deadline)?.0)
+}
+
+/// [`analyse`], with the observed runs of the tests against the original code.
+fn analyse_observed(
+    host: &mut Host,
+    tests: &[Test],
+    assertions: &[Vec<Assertion>],
+    deadline: Option<Instant>,
+) -> Result<(Kills, Vec<TestResult>)> {
+    let base = host.run_mutant(tests, true, 0)?;
+    let mut mutants = host.mutants().to_vec();
+    // A site's first mutant, then every site's second, and so on: a deadline leaves whole
+    // sites unrun less often than in id order, which would leave the class's last methods
+    // without any.
+    let mut rank: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut order: Vec<(u32, u32)> = mutants
+        .iter()
+        .map(|m| {
+            let r = rank.entry(m.site).or_insert(0);
+            *r += 1;
+            (*r, m.id)
+        })
+        .collect();
+    order.sort_unstable();
+    let position: std::collections::HashMap<u32, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(p, (_, id))| (*id, p))
+        .collect();
+    mutants.sort_by_key(|m| position[&m.id]);
     let mut kills = Kills {
         by_outcome: vec![BTreeSet::new(); tests.len()],
         by_assertion: assertions
@@ -97,20 +158,32 @@ pub fn analyse(
             .map(|a| vec![BTreeSet::new(); a.len()])
             .collect(),
         mutants: mutants.len(),
+        covered: base.iter().map(covered).collect(),
+        pending: vec![BTreeSet::new(); tests.len()],
         ..Kills::default()
     };
-    for m in &mutants {
-        let reaching: Vec<usize> = base
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.reached_sites.contains(&m.site))
-            .map(|(i, _)| i)
-            .collect();
-        if reaching.is_empty() {
-            continue;
+    // The tests that reach each site, the shortest first.
+    let mut by_length: Vec<usize> = (0..tests.len()).collect();
+    by_length.sort_by_key(|&i| (tests[i].len(), i));
+    let mut at_site: std::collections::HashMap<u32, Vec<usize>> = std::collections::HashMap::new();
+    for &i in &by_length {
+        for &s in &base[i].reached_sites {
+            at_site.entry(s).or_default().push(i);
         }
+    }
+    for m in &mutants {
+        let Some(all) = at_site.get(&m.site) else {
+            continue;
+        };
+        // The shortest few: a mutant most tests kill needs no more, and a site that
+        // hundreds of tests reach would otherwise take the analysis's whole time.
+        let mut reaching: Vec<usize> = all.iter().take(MAX_TESTS_PER_MUTANT).copied().collect();
+        reaching.sort_unstable();
         kills.reached += 1;
         if deadline.is_some_and(|d| Instant::now() >= d) {
+            for &i in &reaching {
+                kills.pending[i].insert(m.id);
+            }
             continue;
         }
         kills.analysed += 1;
@@ -128,7 +201,55 @@ pub fn analyse(
             }
         }
     }
-    Ok(kills)
+    Ok((kills, base))
+}
+
+/// The tests to keep (see the module documentation): `sizes[i]` is test `i`'s number of
+/// statements, the smaller preferred among equals, then the earlier test.
+#[must_use]
+pub fn reduce(kills: &Kills, sizes: &[usize]) -> Vec<bool> {
+    const MUTANT: u64 = 3 << 32;
+    const PENDING: u64 = 4 << 32;
+    let offers: Vec<BTreeSet<u64>> = (0..kills.by_outcome.len())
+        .map(|i| {
+            let mut s = kills.covered.get(i).cloned().unwrap_or_default();
+            let mutants = kills.by_outcome[i]
+                .iter()
+                .chain(kills.by_assertion.get(i).into_iter().flatten().flatten());
+            s.extend(mutants.map(|&m| MUTANT | u64::from(m)));
+            // A mutant left unrun may be killed by any test that reaches it: one stays.
+            let pending = kills.pending.get(i).into_iter().flatten();
+            s.extend(pending.map(|&m| PENDING | u64::from(m)));
+            s
+        })
+        .collect();
+    let mut keep = vec![false; offers.len()];
+    let mut given: BTreeSet<u64> = BTreeSet::new();
+    // Lazy greedy: a test's gain only falls as more is given, so a stale gain at the top of
+    // the heap is recomputed and pushed back until the top is fresh.
+    let mut heap: std::collections::BinaryHeap<(usize, std::cmp::Reverse<(usize, usize)>)> = offers
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            (
+                o.len(),
+                std::cmp::Reverse((sizes.get(i).copied().unwrap_or(0), i)),
+            )
+        })
+        .collect();
+    while let Some((gain, std::cmp::Reverse((size, i)))) = heap.pop() {
+        if gain == 0 {
+            break;
+        }
+        let fresh = offers[i].difference(&given).count();
+        if fresh < gain {
+            heap.push((fresh, std::cmp::Reverse((size, i))));
+            continue;
+        }
+        keep[i] = true;
+        given.extend(offers[i].iter().copied());
+    }
+    keep
 }
 
 /// The assertions to keep, per test (indices into each test's assertions, in order); see
@@ -184,27 +305,75 @@ pub fn choose(kills: &Kills, returns: &[Vec<bool>]) -> Vec<Vec<usize>> {
 /// When the host cannot start or run the tests.
 pub fn choose_assertions(
     config: HostConfig,
-    candidates: &mut [EmitTest],
+    candidates: &mut Vec<EmitTest>,
     deadline: Option<Instant>,
+    plain: &Limits,
 ) -> Result<MutationSummary> {
     let mut host = Host::start(config)?;
     let tests: Vec<Test> = candidates.iter().map(|c| c.test.clone()).collect();
     let assertions: Vec<Vec<Assertion>> = candidates.iter().map(|c| c.assertions.clone()).collect();
-    let kills = analyse(&mut host, &tests, &assertions, deadline)?;
-    let chosen = choose(&kills, &returned_values(&tests, &assertions));
+    let (mut kills, base) = analyse_observed(&mut host, &tests, &assertions, deadline)?;
+    drop(host);
+    let sizes: Vec<usize> = tests.iter().map(Test::len).collect();
+    let keep = reduce(&kills, &sizes);
     let mut summary = MutationSummary {
         mutants: kills.mutants,
         reached: kills.reached,
         analysed: kills.analysed,
         killed: kills.killed().len(),
         candidates: assertions.iter().map(Vec::len).sum(),
-        kept: 0,
+        tests_removed: keep.iter().filter(|k| !**k).count(),
+        ..MutationSummary::default()
     };
-    for (c, keep) in candidates.iter_mut().zip(&chosen) {
-        c.assertions = keep.iter().map(|&k| c.assertions[k].clone()).collect();
+    // Removed tests offer no assertion.
+    for (i, k) in keep.iter().enumerate() {
+        if !k {
+            kills.by_outcome[i].clear();
+            kills.by_assertion[i].iter_mut().for_each(BTreeSet::clear);
+        }
+    }
+    let returns = returned_values(&tests, &assertions);
+    let chosen = choose(&kills, &returns);
+    for (i, (c, picked)) in candidates.iter_mut().zip(&chosen).enumerate() {
+        let mut picked = picked.clone();
+        if !kills.pending[i].is_empty() {
+            // Mutants this test reaches were left unrun: what its assertions would kill is
+            // unknown, so it keeps those the plain limits keep, as without the analysis.
+            let usual = base
+                .get(i)
+                .map(|r| ferrosuite_emit::assertions::candidates(&c.test, r, plain))
+                .unwrap_or_default();
+            for (k, a) in c.assertions.iter().enumerate() {
+                if !picked.contains(&k)
+                    && usual
+                        .iter()
+                        .any(|u| u.statement == a.statement && u.check == a.check)
+                {
+                    picked.push(k);
+                }
+            }
+            picked.sort_unstable();
+        }
+        if picked.is_empty() && c.expected.is_none() && !c.assertions.is_empty() {
+            picked.push(fallback(&returns[i]));
+            summary.fallback_assertions += 1;
+        }
+        c.assertions = picked.iter().map(|&k| c.assertions[k].clone()).collect();
         summary.kept += c.assertions.len();
     }
+    let mut k = keep.iter();
+    candidates.retain(|_| *k.next().unwrap_or(&true));
     Ok(summary)
+}
+
+/// The one assertion a kept test without a killing one keeps (`returns`: which of its
+/// candidates check its last call's returned value): that check, or else its last candidate,
+/// the latest statement's.
+fn fallback(returns: &[bool]) -> usize {
+    returns
+        .iter()
+        .rposition(|r| *r)
+        .unwrap_or(returns.len().saturating_sub(1))
 }
 
 /// For each test and each of its assertions, whether it checks the value the test's last
@@ -218,10 +387,11 @@ pub fn returned_values(tests: &[Test], assertions: &[Vec<Assertion>]) -> Vec<Vec
         .collect()
 }
 
-/// Whether `a` checks the value the last statement of `test` returned.
+/// Whether `a` checks what the last statement of `test` did: the value it returned or an
+/// argument it changed.
 #[must_use]
 pub fn checks_returned_value(test: &Test, a: &Assertion) -> bool {
-    a.check == Check::Value && a.statement + 1 == test.len()
+    matches!(a.check, Check::Value | Check::Argument(..)) && a.statement + 1 == test.len()
 }
 
 #[cfg(test)]
@@ -270,6 +440,49 @@ mod tests {
             choose(&kills, &[vec![false, false], vec![true]]),
             vec![vec![], vec![0]]
         );
+    }
+
+    #[test]
+    fn reduction_keeps_what_covers_or_kills_something_new_preferring_short_tests() {
+        let kills = Kills {
+            by_outcome: vec![set(&[]), set(&[]), set(&[]), set(&[7])],
+            by_assertion: vec![vec![], vec![set(&[1])], vec![set(&[])], vec![]],
+            // Tests 0 and 2 cover the same; 1 covers less but kills mutant 1; 3 covers
+            // nothing, but its outcome kills mutant 7.
+            covered: vec![
+                [10, 11].into(),
+                [10].into(),
+                [10, 11].into(),
+                BTreeSet::new(),
+            ],
+            ..Kills::default()
+        };
+        // Test 2 is shorter than 0, so it stands for both.
+        assert_eq!(reduce(&kills, &[5, 3, 4, 9]), vec![false, true, true, true]);
+        assert_eq!(reduce(&kills, &[4, 3, 4, 9]), vec![true, true, false, true]);
+        // An unrun mutant that tests 0 and 2 reach keeps one of them.
+        let pending = Kills {
+            covered: vec![BTreeSet::new(), BTreeSet::new(), BTreeSet::new()],
+            by_outcome: vec![set(&[]), set(&[]), set(&[])],
+            by_assertion: vec![vec![], vec![], vec![]],
+            pending: vec![set(&[4]), set(&[]), set(&[4])],
+            ..Kills::default()
+        };
+        assert_eq!(reduce(&pending, &[2, 1, 1]), vec![false, false, true]);
+        // Nothing to offer: nothing kept.
+        let none = Kills {
+            by_outcome: vec![set(&[])],
+            by_assertion: vec![vec![]],
+            covered: vec![BTreeSet::new()],
+            ..Kills::default()
+        };
+        assert_eq!(reduce(&none, &[1]), vec![false]);
+    }
+
+    #[test]
+    fn a_test_without_a_killing_assertion_keeps_its_returned_value_check_or_its_last() {
+        assert_eq!(fallback(&[false, true, false]), 1);
+        assert_eq!(fallback(&[false, false]), 1);
     }
 
     #[test]

@@ -52,6 +52,116 @@ pub fn last_resorts(test: &Test) -> usize {
         .count()
 }
 
+/// What a test should use only when nothing else reaches its goal: mocks and private access
+/// (PAFM), and the library's internals — members that are not public (package-private or
+/// protected constructors, methods and fields) and classes that are not public (named in a
+/// call, a cast, a `null` or an array). The archive prefers tests with fewer; the report
+/// counts the tests that still use internals.
+#[derive(Debug, Clone, Default)]
+pub struct LastResorts {
+    members: std::collections::HashSet<(String, String, String)>,
+    classes: std::collections::HashSet<String>,
+}
+
+impl LastResorts {
+    /// The internals of a cluster: its members and generators without `public`, and its
+    /// classes that are not public.
+    #[must_use]
+    pub fn of(cluster: &ferrosuite_testcase::cluster::TestCluster) -> Self {
+        let mut lr = LastResorts::default();
+        let ops = cluster
+            .members()
+            .chain(cluster.types.values().flat_map(|t| &t.generators));
+        for op in ops {
+            if op.access & ferrosuite_bytecode::access::PUBLIC == 0 {
+                lr.members.insert((
+                    op.class.to_string(),
+                    op.name.to_string(),
+                    op.descriptor.to_string(),
+                ));
+            }
+        }
+        for t in cluster.types.values() {
+            if let (FieldType::Object(c), false) = (&t.ty, t.public) {
+                lr.classes.insert(c.clone());
+            }
+        }
+        lr
+    }
+
+    /// Whether a statement uses a non-public member or class of the library.
+    #[must_use]
+    pub fn internal(&self, s: &Statement) -> bool {
+        let named = |ty: &FieldType| {
+            let mut t = ty;
+            while let FieldType::Array(c) = t {
+                t = c;
+            }
+            matches!(t, FieldType::Object(c) if self.classes.contains(&**c))
+        };
+        match s {
+            Statement::Constructor {
+                class, descriptor, ..
+            } => {
+                self.classes.contains(&**class)
+                    || self.members.contains(&(
+                        class.to_string(),
+                        "<init>".into(),
+                        descriptor.to_string(),
+                    ))
+            }
+            Statement::Method {
+                class,
+                name,
+                descriptor,
+                ..
+            }
+            | Statement::FieldRead {
+                class,
+                name,
+                descriptor,
+                ..
+            }
+            | Statement::FieldWrite {
+                class,
+                name,
+                descriptor,
+                ..
+            } => {
+                self.classes.contains(&**class)
+                    || self.members.contains(&(
+                        class.to_string(),
+                        name.to_string(),
+                        descriptor.to_string(),
+                    ))
+            }
+            Statement::Cast { ty, .. } | Statement::Null { ty } => named(ty),
+            Statement::ArrayNew { component, .. } => named(component),
+            Statement::Mock { class, .. } => self.classes.contains(&**class),
+            _ => false,
+        }
+    }
+
+    /// Whether the test uses the library's internals or private access.
+    #[must_use]
+    pub fn uses_internals(&self, test: &Test) -> bool {
+        test.statements
+            .iter()
+            .any(|s| matches!(s, Statement::Private(_)) || self.internal(s))
+    }
+
+    /// The test's last-resort statements: mocks, private accesses and uses of internals.
+    #[must_use]
+    pub fn count(&self, test: &Test) -> usize {
+        test.statements
+            .iter()
+            .filter(|s| {
+                matches!(s, Statement::Mock { .. } | Statement::Private(_)) || self.internal(s)
+            })
+            .count()
+    }
+}
+
 /// A key of the test's content, the same in every run (feedback on a test's mocks is kept
 /// under it until the test is next mutated).
 #[must_use]

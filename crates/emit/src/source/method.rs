@@ -111,6 +111,13 @@ impl MethodWriter<'_> {
                         }
                     }
                 }
+                Check::Argument(k, _) => {
+                    if let Some(r) = stmts.get(a.statement).and_then(|s| argument_of(s, *k)) {
+                        if let Some(x) = asserted.get_mut(r.index()) {
+                            *x = true;
+                        }
+                    }
+                }
             }
         }
         // Names: variables must not shadow type names or package roots.
@@ -632,13 +639,25 @@ impl MethodWriter<'_> {
         match self.config.junit {
             JUnit::Five => {
                 statics.insert("assertThrows");
-                if standalone {
-                    let _ = writeln!(body, "{ind}assertThrows({written}.class, () -> {expr});");
+                let lambda = if standalone {
+                    format!("() -> {expr}")
                 } else {
+                    format!("() -> {{ {stmt} }}")
+                };
+                if let Some(m) = &self.t.message {
+                    statics.insert("assertEquals");
+                    let e = scope.fresh("e");
                     let _ = writeln!(
                         body,
-                        "{ind}assertThrows({written}.class, () -> {{ {stmt} }});"
+                        "{ind}{written} {e} = assertThrows({written}.class, {lambda});"
                     );
+                    let _ = writeln!(
+                        body,
+                        "{ind}assertEquals({}, {e}.getMessage());",
+                        string_literal(m)
+                    );
+                } else {
+                    let _ = writeln!(body, "{ind}assertThrows({written}.class, {lambda});");
                 }
             }
             JUnit::Four => {
@@ -662,11 +681,28 @@ impl MethodWriter<'_> {
                         self.names.name("java/lang/Exception")
                     );
                     let _ = writeln!(body, "{ind}    assertTrue({e} instanceof {written});");
+                    if let Some(m) = &self.t.message {
+                        statics.insert("assertEquals");
+                        let _ = writeln!(
+                            body,
+                            "{ind}    assertEquals({}, {e}.getMessage());",
+                            string_literal(m)
+                        );
+                    }
                     let _ = writeln!(body, "{ind}}}");
                 } else {
                     let e = scope.fresh("e");
                     let _ = writeln!(body, "{ind}}} catch ({written} {e}) {{");
-                    let _ = writeln!(body, "{ind}    // expected");
+                    if let Some(m) = &self.t.message {
+                        statics.insert("assertEquals");
+                        let _ = writeln!(
+                            body,
+                            "{ind}    assertEquals({}, {e}.getMessage());",
+                            string_literal(m)
+                        );
+                    } else {
+                        let _ = writeln!(body, "{ind}    // expected");
+                    }
                     let _ = writeln!(body, "{ind}}}");
                 }
             }
@@ -703,6 +739,19 @@ impl MethodWriter<'_> {
                     return None;
                 };
                 self.inspection(c, &v, m)?
+            }
+            Check::Argument(k, m) => {
+                let r = argument_of(stmts.get(a.statement)?, *k)?;
+                let v = var_of(r.index())?;
+                let ty = decl.get(r.index())?.clone()?;
+                if m.is_empty() {
+                    (v, ty)
+                } else {
+                    let FieldType::Object(c) = &ty else {
+                        return None;
+                    };
+                    self.inspection(c, &v, m)?
+                }
             }
         };
         let four = self.config.junit == JUnit::Four;
@@ -807,6 +856,16 @@ fn receiver_of(s: &Statement) -> Option<VarRef> {
         Statement::Method { receiver, .. }
         | Statement::FieldRead { receiver, .. }
         | Statement::FieldWrite { receiver, .. } => *receiver,
+        _ => None,
+    }
+}
+
+/// Argument `k` of a call (a private one too).
+fn argument_of(s: &Statement, k: u32) -> Option<VarRef> {
+    match s.unwrapped() {
+        Statement::Method { args, .. } | Statement::Constructor { args, .. } => {
+            args.get(k as usize).copied()
+        }
         _ => None,
     }
 }

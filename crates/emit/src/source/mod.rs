@@ -223,6 +223,8 @@ pub struct EmitTest {
     pub assertions: Vec<Assertion>,
     /// The statement that throws and the exception's binary class name.
     pub expected: Option<(usize, String)>,
+    /// The expected exception's message, asserted too ([`stable_message`]).
+    pub message: Option<String>,
     /// Write every value with its erased type (generic classes raw), not the parameterised
     /// types the signatures give: for a test whose inferred types do not compile.
     pub raw_types: bool,
@@ -239,12 +241,14 @@ impl EmitTest {
             return None;
         }
         let mut expected = None;
+        let mut message = None;
         for (i, o) in result.outcomes.iter().enumerate() {
             if let Outcome::Threw(t) = o {
                 if t.kind != ThrowKind::Code {
                     return None;
                 }
                 expected = Some((i, t.class.clone()));
+                message = stable_message(t);
                 break;
             }
         }
@@ -260,11 +264,58 @@ impl EmitTest {
             assertions,
             expected,
             raw_types: false,
+            message,
         })
     }
 }
 
+/// The message of an expected exception worth asserting: one the library wrote — not the
+/// JDK's, whose messages change between releases: not thrown in a JDK frame, not one the JVM
+/// makes for a failed bytecode (an array index, a cast, a division by zero, a helpful
+/// `NullPointerException`'s "Cannot invoke … because …") — short, on one line and without an
+/// identity hash.
+#[must_use]
+pub fn stable_message(t: &ferrosuite_executor::Thrown) -> Option<String> {
+    const JVM_MADE: [&str; 5] = [
+        "java.lang.ArrayIndexOutOfBoundsException",
+        "java.lang.ClassCastException",
+        "java.lang.ArrayStoreException",
+        "java.lang.NegativeArraySizeException",
+        "java.lang.ArithmeticException",
+    ];
+    let m = t.message.as_ref()?;
+    let jdk = ["java.", "javax.", "jdk.", "sun.", "com.sun."];
+    let thrower = t.frames.first()?;
+    let helpful_npe = t.class == "java.lang.NullPointerException"
+        && m.starts_with("Cannot ")
+        && m.contains(" because ");
+    if jdk.iter().any(|p| thrower.starts_with(p))
+        || JVM_MADE.contains(&t.class.as_str())
+        || helpful_npe
+        || m.len() > 200
+        || m.contains(['\n', '\r'])
+        || !crate::assertions::writable(&ferrosuite_executor::Observed::String {
+            text: m.clone(),
+            truncated: false,
+        })
+    {
+        return None;
+    }
+    Some(m.clone())
+}
+
 impl EmitTest {
+    /// Keeps the first `len` statements and their assertions, without the expected exception
+    /// (a test cut before the statement that threw it).
+    pub fn truncate(&mut self, len: usize) {
+        self.test.statements.truncate(len);
+        self.assertions.retain(|a| a.statement < len);
+        if self.expected.as_ref().is_some_and(|(i, _)| *i >= len) {
+            self.expected = None;
+            self.message = None;
+        }
+    }
+
     /// Drops the assertions whose expected value names a class Java source in `package`
     /// (dotted) cannot name — an enum constant of a private nested enum an inspector returned,
     /// say: the assertion cannot be written, but the test can. Returns how many went.
@@ -371,7 +422,9 @@ pub fn emit_class(
     let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)))
         || tests.iter().any(|t| {
             t.assertions.iter().any(|a| match &a.check {
-                Check::Inspector(m) | Check::ReceiverInspector(m) => m.starts_with('#'),
+                Check::Inspector(m) | Check::ReceiverInspector(m) | Check::Argument(_, m) => {
+                    m.starts_with('#')
+                }
                 Check::Value => false,
             })
         });

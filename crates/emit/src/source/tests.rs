@@ -35,6 +35,7 @@ fn an_assertion_on_a_private_enum_goes_and_the_test_stays() {
         ],
         expected: None,
         raw_types: false,
+        message: None,
     };
     assert_eq!(t.drop_inaccessible_assertions(&Hidden, "p"), 1);
     assert_eq!(t.assertions.len(), 2);
@@ -257,7 +258,53 @@ fn a_value_used_before_it_is_defined_is_an_error_not_a_panic() {
         assertions: vec![],
         expected: None,
         raw_types: false,
+        message: None,
     };
     let e = emit_class("p/A", &[t], &Config::default(), &Permissive).unwrap_err();
     assert!(e.to_string().contains("v7"), "{e}");
+}
+
+#[test]
+fn only_messages_the_library_wrote_are_asserted() {
+    let thrown = |class: &str, message: &str, frames: &[&str]| ferrosuite_executor::Thrown {
+        class: class.into(),
+        message: Some(message.into()),
+        kind: ferrosuite_executor::ThrowKind::Code,
+        frames: frames.iter().map(|f| (*f).to_string()).collect(),
+    };
+    let iae = "java.lang.IllegalArgumentException";
+    let npe = "java.lang.NullPointerException";
+    assert_eq!(
+        stable_message(&thrown(iae, "negative: -3", &["p.Shelf"])),
+        Some("negative: -3".into())
+    );
+    // The JDK's own, the JVM's, a helpful NPE, none from the test itself, identity hashes.
+    assert_eq!(
+        stable_message(&thrown(iae, "x", &["java.util.Objects", "p.Shelf"])),
+        None
+    );
+    let aioobe = "java.lang.ArrayIndexOutOfBoundsException";
+    assert_eq!(
+        stable_message(&thrown(
+            aioobe,
+            "Index 5 out of bounds for length 3",
+            &["p.A"]
+        )),
+        None
+    );
+    let helpful = "Cannot invoke \"String.length()\" because \"s\" is null";
+    assert_eq!(stable_message(&thrown(npe, helpful, &["p.Shelf"])), None);
+    assert_eq!(
+        stable_message(&thrown(
+            npe,
+            "The validated object is null",
+            &["p.Validate"]
+        )),
+        Some("The validated object is null".into())
+    );
+    assert_eq!(stable_message(&thrown(iae, "x", &[])), None);
+    assert_eq!(
+        stable_message(&thrown(iae, "p.A@1b6d3586 is bad", &["p.A"])),
+        None
+    );
 }

@@ -20,6 +20,7 @@ fn cases() -> Vec<EmitTest> {
         assertions: vec![],
         expected: None,
         raw_types: false,
+        message: None,
     }]
 }
 

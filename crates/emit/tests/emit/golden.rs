@@ -68,6 +68,7 @@ fn cases() -> Vec<EmitTest> {
             ],
             expected: None,
             raw_types: false,
+            message: None,
         },
         // Extreme values of every primitive type, as arguments and as expected values.
         EmitTest {
@@ -95,6 +96,7 @@ fn cases() -> Vec<EmitTest> {
             ],
             expected: None,
             raw_types: false,
+            message: None,
         },
         // Two classes named `List`: both written in full. A value named after the field it
         // is written to. Receivers declared with another type than the member's class: cast.
@@ -144,6 +146,7 @@ fn cases() -> Vec<EmitTest> {
             ],
             expected: None,
             raw_types: false,
+            message: None,
         },
         // An exception from a field read on null: not a statement expression, so the
         // lambda (or the try block) declares it.
@@ -162,6 +165,7 @@ fn cases() -> Vec<EmitTest> {
             assertions: vec![],
             expected: Some((1, "java.lang.NullPointerException".into())),
             raw_types: false,
+            message: None,
         },
         // A checked exception (JUnit 4 catches `Exception` and checks the type).
         EmitTest {
@@ -176,6 +180,7 @@ fn cases() -> Vec<EmitTest> {
             assertions: vec![],
             expected: Some((1, "java.io.FileNotFoundException".into())),
             raw_types: false,
+            message: None,
         },
         // A bridge descriptor (the erased `compareTo(Object)` of `Comparable<Integer>`): the
         // argument is written for `compareTo(Integer)`, which javac can see.
@@ -210,6 +215,7 @@ fn cases() -> Vec<EmitTest> {
             assertions: vec![value(3, Observed::Integer(0))],
             expected: Some((4, "java.lang.NullPointerException".into())),
             raw_types: false,
+            message: None,
         },
         // The same method and outcome again: the name is numbered.
         EmitTest {
@@ -227,6 +233,7 @@ fn cases() -> Vec<EmitTest> {
             assertions: vec![],
             expected: Some((1, "java.lang.NullPointerException".into())),
             raw_types: false,
+            message: None,
         },
     ]
 }

@@ -20,6 +20,7 @@ fn test(statements: Vec<Statement>, expected: Option<(usize, &str)>) -> EmitTest
         assertions: vec![],
         expected: expected.map(|(i, e)| (i, e.to_string())),
         raw_types: false,
+        message: None,
     }
 }
 

@@ -453,6 +453,13 @@ impl<'a> Executor<'a> {
                 "(Ljava/lang/Throwable;)Ljava/lang/String;",
                 true,
             )?,
+            host_frames: Self::mid(
+                jni,
+                host,
+                "frames",
+                "(Ljava/lang/Throwable;)Ljava/lang/String;",
+                true,
+            )?,
             host_root_cause: Self::mid(
                 jni,
                 host,

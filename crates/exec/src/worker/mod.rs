@@ -162,6 +162,7 @@ struct Ids {
     host_stop_threads: jmethodID,
     host_message: jmethodID,
     host_root_cause: jmethodID,
+    host_frames: jmethodID,
     host_inspectors: jmethodID,
     host_recoverable: jmethodID,
     host_heap_recovered: jmethodID,

@@ -42,6 +42,40 @@ impl Executor<'_> {
         o
     }
 
+    /// The state of a call's arguments the call could change in place, by argument position:
+    /// an array's contents (named `""`) and the inspectors of other objects — not of strings,
+    /// boxes, enums, mocks, `null` or the receiver; each argument once.
+    pub(super) fn argument_state(
+        &mut self,
+        s: &Statement,
+        vals: &[Val],
+    ) -> Vec<(u32, String, Observed)> {
+        let (args, receiver) = match s.unwrapped() {
+            Statement::Method { args, receiver, .. } => (args, *receiver),
+            Statement::Constructor { args, .. } => (args, None),
+            _ => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            if Some(*a) == receiver || args[..k].contains(a) {
+                continue;
+            }
+            let Some(Val::Ref(r)) = vals.get(a.index()).copied() else {
+                continue;
+            };
+            if r.is_null() || self.mocked_type(r).is_some() {
+                continue;
+            }
+            let k = k as u32;
+            if self.class_name(r).starts_with('[') {
+                out.push((k, String::new(), self.observe_object(r)));
+            } else if !self.is_value_like(r) {
+                out.extend(self.inspect(r).into_iter().map(|(n, v)| (k, n, v)));
+            }
+        }
+        out
+    }
+
     /// Strings, enums, boxed primitives and arrays are observed as values, not inspected.
     fn is_value_like(&self, r: jobject) -> bool {
         let jni = self.jni;

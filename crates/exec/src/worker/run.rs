@@ -79,11 +79,21 @@ impl Executor<'_> {
         let mut observations = Vec::new();
         let mut status = Status::Completed;
         for (i, s) in test.statements.iter().enumerate() {
+            let before = if observe {
+                self.argument_state(s, &vals)
+            } else {
+                Vec::new()
+            };
             match self.exec(s, &vals) {
                 Ok(v) => {
                     outcomes.push(Outcome::Normal);
                     if observe {
-                        let o = self.observe_statement(s, v, &vals);
+                        let mut o = self.observe_statement(s, v, &vals);
+                        if !before.is_empty() {
+                            let after = self.argument_state(s, &vals);
+                            o.arguments =
+                                after.into_iter().filter(|a| !before.contains(a)).collect();
+                        }
                         observations.push(o);
                     }
                     vals.push(v);
@@ -237,6 +247,7 @@ impl Executor<'_> {
             class: "java.lang.NullPointerException".into(),
             message: Some(format!("{what} on a null reference")),
             kind: ThrowKind::Code,
+            frames: Vec::new(),
         })
     }
 
@@ -309,7 +320,31 @@ impl Executor<'_> {
             class,
             message,
             kind,
+            frames: self.frames(t),
         }
+    }
+
+    /// The classes of `t`'s stack frames, innermost first (`Host.frames`).
+    fn frames(&self, t: jobject) -> Vec<String> {
+        let jni = self.jni;
+        let s = raw::reference(jni.call(
+            self.ids.host,
+            self.ids.host_frames,
+            Kind::Object,
+            &[jvalue { l: t }],
+            true,
+        ));
+        jni.clear_exception();
+        if s.is_null() {
+            return Vec::new();
+        }
+        let text = jni.read_string(s, MAX_STRING).0;
+        jni.delete_local(s);
+        text.split('\n')
+            .filter(|f| !f.is_empty())
+            .take(ferrosuite_executor::MAX_FRAMES)
+            .map(String::from)
+            .collect()
     }
 
     /// Collects garbage and tells whether at most half of the maximum heap is in use
@@ -426,6 +461,7 @@ impl Executor<'_> {
                         "ferrosuite sandbox: {api} is not allowed during test generation"
                     )),
                     kind: ThrowKind::Sandbox(api),
+                    frames: Vec::new(),
                 }));
             }
         }
@@ -709,6 +745,7 @@ impl Executor<'_> {
                             ferrosuite_testcase::statement::java_type(ty)
                         )),
                         kind: ThrowKind::Code,
+                        frames: Vec::new(),
                     }));
                 }
                 Ok(Val::Ref(o))

@@ -125,3 +125,31 @@ fn the_pipeline_chooses_assertions_by_mutants_and_stays_green_and_deterministic(
     assert_eq!(again.class.unwrap().source, class.source);
     assert_eq!(again.mutation, Some(m));
 }
+
+/// What a call did to its arguments is checked (an array reversed: the arrays get elements
+/// first), and the exception the class throws comes with its message.
+#[test]
+fn arguments_changed_in_place_and_exception_messages_are_asserted() {
+    let Some(worker) = worker() else { return };
+    let config = ferrosuite_generate::Config {
+        classpath: vec![fixtures().clone()],
+        budget: ferrosuite_search::engine::Budget::statements(20_000),
+        seed: 5,
+        worker: Some(worker),
+        ..ferrosuite_generate::Config::default()
+    };
+    let quiet = &mut ferrosuite_search::engine::Quiet;
+    let g = ferrosuite_generate::generate(&config, "mutation.Shelf", quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    let source = &class.source;
+    assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{source}");
+    // `reverse(intArray)` followed by a check of the array's new contents.
+    let reversed = source
+        .split("@Test")
+        .any(|t| t.contains("Shelf.reverse(") && t.contains("assertArrayEquals(new int[] {"));
+    assert!(reversed, "{source}");
+    assert!(source.contains("getMessage());"), "{source}");
+    assert!(source.contains("\"negative: "), "{source}");
+    let m = g.mutation.expect("mutation analysis ran");
+    assert!(m.killed > 0 && m.kept > 0, "{m:?}");
+}

@@ -1,7 +1,8 @@
 //! The archive: for every covered goal, the shortest test found that covers it.
 //!
 //! Every executed test is offered to the archive. A test replaces the one kept for a goal when
-//! it has fewer mock and private-access statements, or as many and is shorter (ties keep the
+//! it has fewer last-resort statements (mocks, private access, the library's non-public
+//! members and classes: [`LastResorts`]), or as many and is shorter (ties keep the
 //! older test, so the archive only changes for a reason). The final suite of every algorithm
 //! is the archive's distinct tests, in the order of the goals they were kept for.
 //!
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use ferrosuite_fitness::{GoalId, GoalSet, Trace};
 use ferrosuite_testcase::Test;
 
+use crate::mocks::LastResorts;
 use crate::suite::TestId;
 
 /// A kept test.
@@ -29,7 +31,7 @@ pub struct Kept {
     pub test: Test,
     /// Its trace.
     pub trace: Arc<Trace>,
-    /// Its mock and private-access statements (fewer wins over shorter).
+    /// Its last-resort statements (fewer wins over shorter).
     pub last_resorts: usize,
 }
 
@@ -40,9 +42,20 @@ pub struct Archive {
     /// goals it covers already have a test, so the look-up is the common case.
     best: Vec<Option<Kept>>,
     covered: usize,
+    last_resorts: Arc<LastResorts>,
 }
 
 impl Archive {
+    /// An empty archive that counts `last_resorts` (the default counts mocks and private
+    /// access only).
+    #[must_use]
+    pub fn with_last_resorts(last_resorts: Arc<LastResorts>) -> Self {
+        Archive {
+            last_resorts,
+            ..Archive::default()
+        }
+    }
+
     /// Offers an executed test; returns the goals it newly covered (goals covered before and
     /// only made shorter are not counted). Lost tests (time-out, crash) are not kept.
     pub fn offer(&mut self, goals: &GoalSet, id: TestId, test: &Test, trace: &Arc<Trace>) -> usize {
@@ -52,7 +65,7 @@ impl Archive {
         let mut new = 0;
         // A test with fewer mocks and private accesses wins, then a shorter one (PAFM: a test
         // without them replaces an equally covering one with them).
-        let last_resorts = crate::mocks::last_resorts(test);
+        let last_resorts = self.last_resorts.count(test);
         // Each goal on its own: the order does not matter, and a goal met again is kept by
         // this test already (its length is not below itself).
         goals.for_each_covered(trace, |covered| {

@@ -76,11 +76,14 @@ pub fn search(
 ) -> Result<SearchResult> {
     config.validate()?;
     factory.config().validate()?;
+    let archive = Archive::with_last_resorts(std::sync::Arc::new(crate::mocks::LastResorts::of(
+        factory.cluster(),
+    )));
     let mut run = Run {
         factory,
         eval,
         rng,
-        archive: Archive::default(),
+        archive,
         ids: TestIds::new(),
         config,
         algorithm: algorithm.name(),

@@ -395,6 +395,10 @@ pub enum TypeKind {
     Missing,
 }
 
+fn public_by_default() -> bool {
+    true
+}
+
 /// A type the cluster needs, with its generators.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeInfo {
@@ -405,6 +409,10 @@ pub struct TypeInfo {
     /// Whether tests in the CUT's package can name the class (else only its subtypes and the
     /// CUT's factories can provide values).
     pub accessible: bool,
+    /// Whether the class is public, and so are the classes it is nested in (else it is part
+    /// of the library's internals, a last resort for tests: see the search's archive).
+    #[serde(default = "public_by_default")]
+    pub public: bool,
     /// Whether the class is `final` (no subclass, so no subclass mock either).
     #[serde(default)]
     pub is_final: bool,

@@ -129,6 +129,7 @@ impl Builder<'_> {
             ty: ty.clone(),
             kind: TypeKind::Primitive,
             accessible: true,
+            public: true,
             is_final: false,
             depth,
             generators: Vec::new(),
@@ -185,9 +186,11 @@ impl Builder<'_> {
         let Some(cf) = self.load(name) else {
             info.kind = TypeKind::Missing;
             info.accessible = false;
+            info.public = false;
             return;
         };
         info.accessible = self.class_accessible(name);
+        info.public = self.class_public(name);
         info.is_final = cf.is(access::FINAL);
         let is_enum = cf.is(access::ENUM)
             && cf.super_name().ok().flatten().as_deref() == Some("java/lang/Enum");

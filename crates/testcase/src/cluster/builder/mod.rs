@@ -352,6 +352,25 @@ impl<'a> Builder<'a> {
         false
     }
 
+    /// Whether `class` and every class it is nested in are public.
+    fn class_public(&mut self, class: &str) -> bool {
+        let mut c = class.to_string();
+        for _ in 0..16 {
+            let Some(f) = self.facts(&c) else {
+                return false;
+            };
+            if f.flags & access::PUBLIC == 0 {
+                return false;
+            }
+            match f.nesting {
+                Nesting::TopLevel => return true,
+                Nesting::Local => return false,
+                Nesting::Member { outer, .. } => c = outer,
+            }
+        }
+        false
+    }
+
     fn member_accessible(&self, flags: u16, declared_in: &str) -> bool {
         flags & access::PRIVATE == 0
             && (flags & access::PUBLIC != 0 || self.same_package(declared_in))

@@ -26,6 +26,11 @@ public final class Environment {
         "junit.", "org.hamcrest.", "org.opentest4j.", "org.apiguardian.", "org.mockito.",
         "net.bytebuddy.", "org.objenesis.", "org.jacoco.", "org.apache.maven.", "org.gradle.",
         "worker.org.gradle.",
+        // Other runners and harnesses time the tests with the machine's clock: PIT's minions
+        // (a virtual clock there makes every test look minutes long and every mutant time
+        // out), TestNG, the IDEs' and Ant's JUnit runners.
+        "org.pitest.", "org.testng.", "com.intellij.rt.", "org.eclipse.jdt.internal.junit",
+        "org.apache.tools.ant.",
     };
 
     private static boolean installed;

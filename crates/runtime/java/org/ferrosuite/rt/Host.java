@@ -97,6 +97,28 @@ public final class Host {
     }
 
     /**
+     * The classes of a throwable's stack frames, innermost first, one per line (a class
+     * repeated in a row once, at most 32); empty when it has no stack trace. Never throws.
+     */
+    public static String frames(Throwable t) {
+        try {
+            StringBuilder out = new StringBuilder();
+            String last = null;
+            int n = 0;
+            for (StackTraceElement e : t.getStackTrace()) {
+                String c = e.getClassName();
+                if (c.equals(last)) continue;
+                out.append(c).append('\n');
+                last = c;
+                if (++n == 32) break;
+            }
+            return out.toString();
+        } catch (Throwable e) {
+            return "";
+        }
+    }
+
+    /**
      * "class: message" of the innermost cause of {@code t} (for a failed class initialisation:
      * what the static initialiser threw, not the {@code ExceptionInInitializerError} around it).
      */
