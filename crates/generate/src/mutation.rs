@@ -39,7 +39,7 @@ use std::time::Instant;
 
 use ferrosuite_emit::assertions::{Assertion, Check, observed};
 use ferrosuite_emit::{EmitTest, Limits};
-use ferrosuite_exec::{Host, HostConfig, TestResult};
+use ferrosuite_exec::{Host, HostConfig, Observed, TestResult};
 use ferrosuite_testcase::Test;
 
 use crate::MutationSummary;
@@ -355,7 +355,7 @@ pub fn choose_assertions(
             picked.sort_unstable();
         }
         if picked.is_empty() && c.expected.is_none() && !c.assertions.is_empty() {
-            picked.push(fallback(&returns[i]));
+            picked.push(fallback(&c.test, &c.assertions));
             summary.fallback_assertions += 1;
         }
         c.assertions = picked.iter().map(|&k| c.assertions[k].clone()).collect();
@@ -366,14 +366,23 @@ pub fn choose_assertions(
     Ok(summary)
 }
 
-/// The one assertion a kept test without a killing one keeps (`returns`: which of its
-/// candidates check its last call's returned value): that check, or else its last candidate,
-/// the latest statement's.
-fn fallback(returns: &[bool]) -> usize {
-    returns
-        .iter()
-        .rposition(|r| *r)
-        .unwrap_or(returns.len().saturating_sub(1))
+/// The one assertion (an index into `assertions`, which must not be empty) a kept test
+/// without a killing one keeps: of its last call, the value it returned or an argument it
+/// changed, else the receiver's changed state, else a returned object's `assertNotNull`;
+/// else its latest candidate.
+fn fallback(test: &Test, assertions: &[Assertion]) -> usize {
+    let rank = |a: &Assertion| {
+        let last = a.statement + 1 == test.len();
+        match (&a.check, &a.expected) {
+            (Check::Value, Observed::Object { .. }) if last => 1,
+            (Check::ReceiverInspector(_), _) if last => 2,
+            _ if checks_returned_value(test, a) => 3,
+            _ => 0,
+        }
+    };
+    (0..assertions.len())
+        .max_by_key(|&k| (rank(&assertions[k]), assertions[k].statement, k))
+        .unwrap_or(0)
 }
 
 /// For each test and each of its assertions, whether it checks the value the test's last
@@ -387,11 +396,12 @@ pub fn returned_values(tests: &[Test], assertions: &[Vec<Assertion>]) -> Vec<Vec
         .collect()
 }
 
-/// Whether `a` checks what the last statement of `test` did: the value it returned or an
-/// argument it changed.
+/// Whether `a` checks what the last statement of `test` did: the value it returned (more
+/// than that an object came back) or an argument it changed.
 #[must_use]
 pub fn checks_returned_value(test: &Test, a: &Assertion) -> bool {
-    matches!(a.check, Check::Value | Check::Argument(..)) && a.statement + 1 == test.len()
+    let weak = a.check == Check::Value && matches!(a.expected, Observed::Object { .. });
+    matches!(a.check, Check::Value | Check::Argument(..)) && !weak && a.statement + 1 == test.len()
 }
 
 #[cfg(test)]
@@ -480,9 +490,40 @@ mod tests {
     }
 
     #[test]
-    fn a_test_without_a_killing_assertion_keeps_its_returned_value_check_or_its_last() {
-        assert_eq!(fallback(&[false, true, false]), 1);
-        assert_eq!(fallback(&[false, false]), 1);
+    fn a_test_without_a_killing_assertion_keeps_the_strongest_check_of_its_last_call() {
+        use ferrosuite_testcase::{Prim, Statement};
+        let test = Test::new(vec![
+            Statement::Primitive(Prim::Int(1)),
+            Statement::Primitive(Prim::Int(2)),
+        ]);
+        let a = |statement, check: Check, expected| Assertion {
+            statement,
+            check,
+            expected,
+        };
+        let object = || Observed::Object {
+            class: "p.B".into(),
+        };
+        let length = || Check::ReceiverInspector("length".into());
+        // The receiver's new length beats `assertNotNull` on the returned builder.
+        let builder = [
+            a(0, Check::Value, Observed::Integer(1)),
+            a(1, Check::Value, object()),
+            a(1, length(), Observed::Integer(6)),
+        ];
+        assert_eq!(fallback(&test, &builder), 2);
+        // A returned value beats the receiver's state.
+        let value = [
+            a(1, Check::Value, Observed::Integer(6)),
+            a(1, length(), Observed::Integer(6)),
+        ];
+        assert_eq!(fallback(&test, &value), 0);
+        // Nothing on the last call: the latest candidate.
+        let earlier = [
+            a(0, Check::Value, Observed::Integer(1)),
+            a(0, Check::Inspector("size".into()), Observed::Integer(1)),
+        ];
+        assert_eq!(fallback(&test, &earlier), 1);
     }
 
     #[test]
