@@ -8,7 +8,7 @@
 #
 #   benches/scripts/quality-ab.sh OUT [SEED...]        (default seeds 1 2 3 4 5)
 #   MODES="before after" BIN_before=/tmp/old/ferrosuite BIN_after=target/release/ferrosuite \
-#   FLAGS_after="--mutation-assertions" BUDGET=60s JOBS=2 benches/scripts/quality-ab.sh /tmp/q 1 2
+#   FLAGS_before="--no-mutation-assertions" BUDGET=60s JOBS=2 benches/scripts/quality-ab.sh /tmp/q 1 2
 #
 # MODES names the modes; BIN_<mode> is the binary of each (default: this tree's release
 # build), FLAGS_<mode> extra generate flags, RUNTIME_JAR a ferrosuite-runtime.jar that
