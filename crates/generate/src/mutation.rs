@@ -131,26 +131,21 @@ fn analyse_observed(
     deadline: Option<Instant>,
 ) -> Result<(Kills, Vec<TestResult>)> {
     let base = host.run_mutant(tests, true, 0)?;
-    let mut mutants = host.mutants().to_vec();
     // A site's first mutant, then every site's second, and so on: a deadline leaves whole
     // sites unrun less often than in id order, which would leave the class's last methods
     // without any.
-    let mut rank: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-    let mut order: Vec<(u32, u32)> = mutants
+    let mut seen: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut ranked: Vec<(u32, _)> = host
+        .mutants()
         .iter()
         .map(|m| {
-            let r = rank.entry(m.site).or_insert(0);
+            let r = seen.entry(m.site).or_insert(0);
             *r += 1;
-            (*r, m.id)
+            (*r, m.clone())
         })
         .collect();
-    order.sort_unstable();
-    let position: std::collections::HashMap<u32, usize> = order
-        .iter()
-        .enumerate()
-        .map(|(p, (_, id))| (*id, p))
-        .collect();
-    mutants.sort_by_key(|m| position[&m.id]);
+    ranked.sort_by_key(|(r, m)| (*r, m.id));
+    let mutants: Vec<_> = ranked.into_iter().map(|(_, m)| m).collect();
     let mut kills = Kills {
         by_outcome: vec![BTreeSet::new(); tests.len()],
         by_assertion: assertions

@@ -42,16 +42,6 @@ pub fn has_mocks(test: &Test) -> bool {
         .any(|s| matches!(s, Statement::Mock { .. }))
 }
 
-/// The number of mock and private-access statements of a test (the archive prefers tests
-/// with fewer: PAFM's last resorts).
-#[must_use]
-pub fn last_resorts(test: &Test) -> usize {
-    test.statements
-        .iter()
-        .filter(|s| matches!(s, Statement::Mock { .. } | Statement::Private(_)))
-        .count()
-}
-
 /// What a test should use only when nothing else reaches its goal: mocks and private access
 /// (PAFM), and the library's internals — members that are not public (package-private or
 /// protected constructors, methods and fields) and classes that are not public (named in a

@@ -644,18 +644,13 @@ impl MethodWriter<'_> {
                 } else {
                     format!("() -> {{ {stmt} }}")
                 };
-                if let Some(m) = &self.t.message {
-                    statics.insert("assertEquals");
+                if self.t.message.is_some() {
                     let e = scope.fresh("e");
                     let _ = writeln!(
                         body,
                         "{ind}{written} {e} = assertThrows({written}.class, {lambda});"
                     );
-                    let _ = writeln!(
-                        body,
-                        "{ind}assertEquals({}, {e}.getMessage());",
-                        string_literal(m)
-                    );
+                    self.message_check(body, ind, &e, statics);
                 } else {
                     let _ = writeln!(body, "{ind}assertThrows({written}.class, {lambda});");
                 }
@@ -681,31 +676,38 @@ impl MethodWriter<'_> {
                         self.names.name("java/lang/Exception")
                     );
                     let _ = writeln!(body, "{ind}    assertTrue({e} instanceof {written});");
-                    if let Some(m) = &self.t.message {
-                        statics.insert("assertEquals");
-                        let _ = writeln!(
-                            body,
-                            "{ind}    assertEquals({}, {e}.getMessage());",
-                            string_literal(m)
-                        );
-                    }
+                    self.message_check(body, &format!("{ind}    "), &e, statics);
                     let _ = writeln!(body, "{ind}}}");
                 } else {
                     let e = scope.fresh("e");
                     let _ = writeln!(body, "{ind}}} catch ({written} {e}) {{");
-                    if let Some(m) = &self.t.message {
-                        statics.insert("assertEquals");
-                        let _ = writeln!(
-                            body,
-                            "{ind}    assertEquals({}, {e}.getMessage());",
-                            string_literal(m)
-                        );
+                    if self.t.message.is_some() {
+                        self.message_check(body, &format!("{ind}    "), &e, statics);
                     } else {
                         let _ = writeln!(body, "{ind}    // expected");
                     }
                     let _ = writeln!(body, "{ind}}}");
                 }
             }
+        }
+    }
+
+    /// `assertEquals("<message>", e.getMessage());` for the expected exception's message, if
+    /// the test has one, indented by `ind`.
+    fn message_check(
+        &self,
+        body: &mut String,
+        ind: &str,
+        e: &str,
+        statics: &mut BTreeSet<&'static str>,
+    ) {
+        if let Some(m) = &self.t.message {
+            statics.insert("assertEquals");
+            let _ = writeln!(
+                body,
+                "{ind}assertEquals({}, {e}.getMessage());",
+                string_literal(m)
+            );
         }
     }
 

@@ -332,6 +332,17 @@ impl<'a> Builder<'a> {
 
     /// Whether tests in the CUT's package can name `class`.
     fn class_accessible(&mut self, class: &str) -> bool {
+        self.visible_outwards(class, true)
+    }
+
+    /// Whether `class` and every class it is nested in are public.
+    fn class_public(&mut self, class: &str) -> bool {
+        self.visible_outwards(class, false)
+    }
+
+    /// Whether `class` and every class it is nested in are public, or (with `package`)
+    /// package-private in the CUT's package; none private or local.
+    fn visible_outwards(&mut self, class: &str, package: bool) -> bool {
         let mut c = class.to_string();
         for _ in 0..16 {
             let Some(f) = self.facts(&c) else {
@@ -340,26 +351,7 @@ impl<'a> Builder<'a> {
             if f.flags & access::PRIVATE != 0 {
                 return false;
             }
-            if f.flags & access::PUBLIC == 0 && !self.same_package(&c) {
-                return false;
-            }
-            match f.nesting {
-                Nesting::TopLevel => return true,
-                Nesting::Local => return false,
-                Nesting::Member { outer, .. } => c = outer,
-            }
-        }
-        false
-    }
-
-    /// Whether `class` and every class it is nested in are public.
-    fn class_public(&mut self, class: &str) -> bool {
-        let mut c = class.to_string();
-        for _ in 0..16 {
-            let Some(f) = self.facts(&c) else {
-                return false;
-            };
-            if f.flags & access::PUBLIC == 0 {
+            if f.flags & access::PUBLIC == 0 && !(package && self.same_package(&c)) {
                 return false;
             }
             match f.nesting {
