@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The crates that must not need a JDK build without one, and those that must not pull in a JVM
-# do not: builds ferrosuite-bytecode, -cfg, -testcase, -executor, -fitness, -search, -mio and
-# -emit with no `java`, `javac` or other JDK tool on PATH and no JAVA_HOME (a PATH of links to
+# do not: builds ferrosuite-bytecode, -cfg, -testcase, -executor, -fitness, -search, -mio,
+# -cling and -emit with no `java`, `javac` or other JDK tool on PATH and no JAVA_HOME (a PATH of links to
 # every other program), then checks with `cargo tree` (normal, build and dev edges) that neither
 # ferrosuite-fitness nor ferrosuite-emit depends on `jni` or on the JVM host.
 #
@@ -22,7 +22,7 @@ for dir in "${dirs[@]}"; do
     done
 done
 crates=(ferrosuite-bytecode ferrosuite-cfg ferrosuite-testcase ferrosuite-executor
-        ferrosuite-fitness ferrosuite-search ferrosuite-mio ferrosuite-emit
+        ferrosuite-fitness ferrosuite-search ferrosuite-mio ferrosuite-cling ferrosuite-emit
         ferrosuite-mocking)
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done

@@ -757,15 +757,6 @@ fn all(
     })
 }
 
-#[derive(Serialize)]
-struct PairRank {
-    caller: String,
-    callee: String,
-    relation: ferrosuite_cfg::Relation,
-    call_sites: usize,
-    coupled_branches: usize,
-}
-
 /// Every (R, E) pair of classes of the first entry where R calls E, ranked by the number of
 /// coupled branches (then call sites): candidates for class-integration testing.
 fn rank_pairs(
@@ -778,54 +769,17 @@ fn rank_pairs(
         bail!("the class path is empty");
     };
     let names: std::collections::BTreeSet<String> = entry.class_names()?.into_iter().collect();
-    let mut rows = Vec::new();
-    let mut failures = Vec::new();
-    for r in &names {
-        let c = match analyzer.class(r) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(e.to_string());
-                continue;
-            }
-        };
-        let callees: std::collections::BTreeSet<&str> = c
-            .methods
-            .iter()
-            .filter_map(|m| m.body.as_ref())
-            .flat_map(|b| b.calls.iter().map(|s| s.owner.as_str()))
-            .filter(|o| *o != r && names.contains(*o))
-            .collect();
-        for e in callees {
-            match CoupledBranches::analyze(analyzer, r, e) {
-                // Calls that resolve to no method of E with code (or only from dead code).
-                Ok(cb) if cb.sites.is_empty() => {}
-                Ok(cb) => rows.push(PairRank {
-                    caller: r.replace('/', "."),
-                    callee: e.replace('/', "."),
-                    relation: cb.relation,
-                    call_sites: cb.sites.len(),
-                    coupled_branches: cb.pairs.len(),
-                }),
-                // A callee without code (an interface) has no branches to couple.
-                Err(ferrosuite_cfg::Error::NoCode { .. }) => {}
-                Err(e) => failures.push(e.to_string()),
-            }
-        }
-    }
+    let ranking = ferrosuite_cling::pairs::rank(analyzer, &names);
+    let coupled = ranking.with_coupled_branches();
+    let (mut rows, failures) = (ranking.pairs, ranking.failures);
     let total = rows.len();
-    let coupled = rows.iter().filter(|r| r.coupled_branches > 0).count();
-    rows.sort_by(|a, b| {
-        (b.coupled_branches, b.call_sites)
-            .cmp(&(a.coupled_branches, a.call_sites))
-            .then_with(|| (&a.caller, &a.callee).cmp(&(&b.caller, &b.callee)))
-    });
     rows.truncate(n);
     if req.json {
         #[derive(Serialize)]
         struct Ranking {
             pairs_with_call_sites: usize,
             pairs_with_coupled_branches: usize,
-            top: Vec<PairRank>,
+            top: Vec<ferrosuite_cling::pairs::PairRank>,
             failures: Vec<String>,
         }
         let json = Ranking {

@@ -21,7 +21,7 @@ use ferrosuite_generate::{algorithms, criteria};
 use ferrosuite_search::engine::{Algorithms, Budget, Progress};
 
 /// The arguments of `ferrosuite generate` (clap's flags are booleans).
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[allow(clippy::struct_excessive_bools)]
 pub struct Request {
     /// The class path of the code under test: directories and jars separated by ':'.
@@ -60,9 +60,15 @@ pub struct Request {
     /// JUnit version of the emitted tests: 4 or 5 (default 5, or what the project's tests use).
     #[arg(long)]
     pub junit: Option<u8>,
-    /// Name of each test class after the class under test's: <Class><SUFFIX>.
-    #[arg(long, default_value = "Test")]
-    pub test_suffix: String,
+    /// Name of each test class after the class under test's: <Class><SUFFIX> (default Test;
+    /// for `integration`, <Caller><Callee><SUFFIX>, default IT).
+    #[arg(long)]
+    pub test_suffix: Option<String>,
+    /// Measure the coupled-branch coverage (Cling's CBC) of the pair CALLER:CALLEE on each
+    /// class's emitted tests (reported per class); with coupled-branch among --criteria the
+    /// pair's coupled branches are goals of the search too.
+    #[arg(long, value_name = "CALLER:CALLEE")]
+    pub pair: Option<String>,
     /// Output root: tests go to OUT/src/test/java/<package>/<Class>Test.java (default
     /// ferrosuite-tests; with --project, each module's directory).
     #[arg(long, short = 'o', conflicts_with = "project")]
@@ -225,7 +231,7 @@ pub fn split_classpath(cp: &str) -> Vec<PathBuf> {
 }
 
 /// The settings every class of the request gets (the class path and classes aside).
-fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
+pub fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
     if let Some(tcp) = &req.test_classpath {
         for p in split_classpath(tcp) {
             if !p.exists() {
@@ -281,18 +287,26 @@ fn base_config(req: &Request, algorithms: &Algorithms) -> Result<Config> {
         Some(5) | None => JUnit::Five,
         Some(n) => bail!("--junit {n}: use 4 or 5"),
     };
-    if req.test_suffix.is_empty()
-        || !req
-            .test_suffix
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_')
-    {
+    let suffix = req.test_suffix.as_deref().unwrap_or("Test");
+    if suffix.is_empty() || !suffix.chars().all(|c| c.is_alphanumeric() || c == '_') {
         bail!(
-            "--test-suffix {:?}: letters, digits and '_' only (the test class is <Class><suffix>)",
-            req.test_suffix
+            "--test-suffix {suffix:?}: letters, digits and '_' only (the test class is <Class><suffix>)"
         );
     }
-    config.emit.class_suffix.clone_from(&req.test_suffix);
+    config.emit.class_suffix = suffix.to_string();
+    if let Some(p) = &req.pair {
+        let Some((caller, callee)) = p
+            .split_once(':')
+            .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+        else {
+            bail!("--pair {p:?}: give CALLER:CALLEE, e.g. com.example.Person:com.example.Car");
+        };
+        config.coupling = Some(ferrosuite_generate::Coupling {
+            caller: caller.trim().to_string(),
+            callee: callee.trim().to_string(),
+            integration: false,
+        });
+    }
     let exe = std::env::current_exe().context("cannot locate the ferrosuite executable")?;
     config.worker = Some(WorkerProgram {
         program: exe,
@@ -312,17 +326,30 @@ pub fn execute(
     select: Option<Vec<usize>>,
     report_path: &std::path::Path,
 ) -> Result<Report> {
-    let batch = Batch {
-        config,
-        classes,
-        out,
-        overwrite: req.overwrite,
-        jobs: req.jobs,
-        shard,
-        select,
-    };
+    execute_batch(
+        req,
+        &Batch {
+            config,
+            classes,
+            out,
+            overwrite: req.overwrite,
+            jobs: req.jobs,
+            shard,
+            select,
+            pairs: Vec::new(),
+        },
+        report_path,
+    )
+}
+
+/// Runs `batch`, prints the summary table and writes the report to `report_path`.
+pub fn execute_batch(
+    req: &Request,
+    batch: &Batch,
+    report_path: &std::path::Path,
+) -> Result<Report> {
     let printer = Printer::new(std::io::stderr().is_terminal(), req.jobs.max(1));
-    let report = run_batch(&batch, &printer)?;
+    let report = run_batch(batch, &printer)?;
     summary(&report.classes)?;
     report.write(report_path)?;
     out!("report: {}", report_path.display());
@@ -568,6 +595,21 @@ fn summary(entries: &[Entry]) -> Result<()> {
                 g.seconds,
                 e.status
             );
+            if let Some(c) = &g.coupled {
+                #[allow(clippy::cast_precision_loss)]
+                let pct = if c.total == 0 {
+                    100.0
+                } else {
+                    100.0 * c.covered as f64 / c.total as f64
+                };
+                out!(
+                    "  coupled branches {} -> {}: {}/{} {pct:.1}%",
+                    c.caller,
+                    c.callee,
+                    c.covered,
+                    c.total
+                );
+            }
         } else {
             // Skipped: the file found; otherwise why there is none.
             let detail = if e.status == "skipped" {

@@ -16,6 +16,7 @@ macro_rules! out {
 
 mod analyze;
 mod generate;
+mod integration;
 mod project;
 mod run;
 
@@ -177,6 +178,10 @@ enum Command {
     /// Generate JUnit tests for classes: search, assertions, stability check, validation with
     /// javac and JUnit; files go to OUT/src/test/java.
     Generate(Box<generate::Request>),
+    /// Generate class-integration tests for caller/callee pairs (Cling): MOSA over their
+    /// coupled branches, tests named <Caller><Callee>IT; the report gives each pair's
+    /// coupled-branch coverage.
+    Integration(Box<integration::Request>),
     /// Join the JSON reports of the shards of a `generate --shard` run into one report.
     Merge {
         /// The shards' reports (ferrosuite-report.json of each).
@@ -426,6 +431,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json: format == Format::Json,
         }),
         Command::Generate(request) => generate::run(&request, &algorithms()),
+        Command::Integration(request) => integration::run(&request, &algorithms()),
         Command::Merge { reports, out } => generate::merge_reports(&reports, out.as_deref()),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)

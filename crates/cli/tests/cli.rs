@@ -912,3 +912,93 @@ fn generate_names_test_classes_with_the_given_suffix() {
     );
     assert!(!out.join("src/test/java/examples/StackTest.java").exists());
 }
+
+#[test]
+fn integration_covers_person_and_car_and_names_the_pair() {
+    let cp = fixtures().join("java8");
+    let out = tmp("cli-integration");
+    let cps = cp.to_str().unwrap();
+    let outs = out.to_str().unwrap();
+    let o = ferrosuite(&[
+        "integration",
+        "-c",
+        cps,
+        "--caller",
+        "cling.Person",
+        "--callee",
+        "cling.Car",
+        "--max-statements",
+        "20000",
+        "--seed",
+        "1",
+        "--out",
+        outs,
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("coupled branches cling.Person -> cling.Car: 2/2 100.0%"),
+        "{stdout}"
+    );
+    let source = std::fs::read_to_string(out.join("src/test/java/cling/PersonCarIT.java")).unwrap();
+    assert!(source.contains("public class PersonCarIT"), "{source}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("ferrosuite-report.json")).unwrap())
+            .unwrap();
+    let c = &report["classes"][0]["coupled"];
+    assert_eq!(
+        (c["covered"].as_u64(), c["total"].as_u64()),
+        (Some(2), Some(2)),
+        "{c}"
+    );
+    assert_eq!(c["relation"], "unrelated");
+    assert!(c["uncovered"].as_array().unwrap().is_empty());
+    // A unit suite of the caller measured on the same pair.
+    let unit = tmp("cli-integration-unit");
+    let o = ferrosuite(&[
+        "generate",
+        "-c",
+        cps,
+        "--class",
+        "cling.Person",
+        "--pair",
+        "cling.Person:cling.Car",
+        "--max-statements",
+        "20000",
+        "--out",
+        unit.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("coupled branches cling.Person -> cling.Car:"),
+        "{stdout}"
+    );
+    // A pair without call sites: the error names both classes, exit 3, nothing written.
+    let bad = tmp("cli-integration-bad");
+    let o = ferrosuite(&[
+        "integration",
+        "-c",
+        cps,
+        "--caller",
+        "cling.Car",
+        "--callee",
+        "cling.Person",
+        "--max-statements",
+        "2000",
+        "--out",
+        bad.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("cling.Car -> cling.Person"), "{stdout}");
+    assert!(!bad.join("src/test/java/cling").exists());
+    // Options of generate that make no sense here are refused.
+    let o = ferrosuite(&["integration", "-c", cps, "--pairs", "2", "--class", "a.B"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--class"));
+}

@@ -202,6 +202,18 @@ pub enum Target {
         /// Binary name of the exception class.
         exception: String,
     },
+    /// Take two branch outcomes in one test (Cling's coupled branches: a caller's branch and
+    /// a callee's).
+    BranchPair {
+        /// The class of the first branch.
+        first_class: ClassIndex,
+        /// The first branch (the caller's).
+        first: BranchId,
+        /// The class of the second branch.
+        second_class: ClassIndex,
+        /// The second branch (the callee's).
+        second: BranchId,
+    },
 }
 
 /// A coverage goal.
@@ -286,6 +298,10 @@ pub enum Link {
     /// A direct call of a method throwing the exception class of the goal's
     /// [`Target::Exception`].
     Exception(usize),
+    /// Two branch outcomes taken by the same test (indices of the branch nodes, first and
+    /// second). Its distance is Cling's: while the first is not taken, 1 + the first's
+    /// distance; then the second's.
+    Pair(usize, usize),
 }
 
 /// What the goal-set builder matched for one class under test, for [`Criterion::goals`]:
@@ -385,6 +401,8 @@ pub(crate) struct ProbeGoals {
     pub(crate) lines: KeyedGoals,
     pub(crate) methods: KeyedGoals,
     pub(crate) returned: Vec<(MethodKey, GoalId)>,
+    /// Pair goals under the slot of their second branch (the first is checked on a hit).
+    pub(crate) pairs: KeyedGoals,
 }
 
 /// Goals listed under integer keys (probe ids), in compressed rows: the goals of key `k` are
@@ -460,6 +478,7 @@ impl ProbeGoals {
     pub(crate) fn new(set: &GoalSet) -> Self {
         let (mut branches, mut lines, mut methods) = (Vec::new(), Vec::new(), Vec::new());
         let mut returned = Vec::new();
+        let mut pairs = Vec::new();
         for (goal, link) in set.goals.iter().zip(&set.links) {
             let id = goal.id;
             match *link {
@@ -471,6 +490,7 @@ impl ProbeGoals {
                     returned.push(((cm.class, cm.id), id));
                 }
                 Link::Exception(_) => {}
+                Link::Pair(_, second) => pairs.push((set.branches[second].slot.0, id)),
             }
         }
         returned.sort_unstable();
@@ -479,6 +499,7 @@ impl ProbeGoals {
             lines: KeyedGoals::new(lines),
             methods: KeyedGoals::new(methods),
             returned,
+            pairs: KeyedGoals::new(pairs),
         }
     }
 }
@@ -796,7 +817,37 @@ impl GoalSet {
             Link::Method(m) | Link::MethodNoException(m) | Link::Exception(m) => {
                 (self.methods.get(m)?.class, None, true)
             }
+            Link::Pair(a, b) => {
+                let (first, second) = (self.branches.get(a)?, self.branches.get(b)?);
+                (
+                    self.methods.get(first.method)?.class,
+                    first.line,
+                    first.reachable && second.reachable,
+                )
+            }
         })
+    }
+
+    /// The index of the class under test with internal (or binary) name `name`.
+    #[must_use]
+    pub fn class_named(&self, name: &str) -> Option<ClassIndex> {
+        self.class_index.get(&name.replace('.', "/")).copied()
+    }
+
+    /// The branch node (index, as [`Link::Branch`] takes) of branch `branch` (the analysis's
+    /// id) of class `class`, whether or not branch coverage is a criterion.
+    #[must_use]
+    pub fn branch_node(&self, class: ClassIndex, branch: BranchId) -> Option<usize> {
+        let methods = self.class_methods.get(class.index())?.clone();
+        self.branches
+            .iter()
+            .position(|b| methods.contains(&b.method) && b.cfg == branch)
+    }
+
+    /// Whether branch node `node` is in reachable code.
+    #[must_use]
+    pub fn branch_node_reachable(&self, node: usize) -> bool {
+        self.branches.get(node).is_some_and(|b| b.reachable)
     }
 
     /// The exception goal of a (method, exception class) pair, if registered.

@@ -95,6 +95,14 @@ impl GoalSet {
                     1.0
                 }
             }
+            Link::Pair(first, second) => {
+                let d = self.branch_fitness(first, trace, walk);
+                if d > 0.0 {
+                    d + 1.0
+                } else {
+                    self.branch_fitness(second, trace, walk)
+                }
+            }
         }
     }
 
@@ -107,6 +115,10 @@ impl GoalSet {
         };
         match *link {
             Link::Branch(n) => trace.branch(self.branches[n].slot).0 > 0,
+            Link::Pair(a, b) => {
+                trace.branch(self.branches[a].slot).0 > 0
+                    && trace.branch(self.branches[b].slot).0 > 0
+            }
             Link::Line(l) => trace.line_hit(self.lines[l].probe),
             Link::Method(m) => trace.method_entered(self.methods[m].probe),
             Link::MethodNoException(m) => {
@@ -162,6 +174,13 @@ impl GoalSet {
         for &(slot, hits, _) in trace.branches() {
             if hits > 0 {
                 f(index.branches.get(slot.0));
+                for &g in index.pairs.get(slot.0) {
+                    if let Some(&Link::Pair(first, _)) = self.links.get(g.index())
+                        && trace.branch(self.branches[first].slot).0 > 0
+                    {
+                        f(&[g]);
+                    }
+                }
             }
         }
         for &line in trace.lines() {
@@ -204,7 +223,9 @@ impl GoalSet {
                 .is_some_and(|cm| trace.method_entered(cm.probe))
         };
         match self.links.get(goal.index()) {
-            Some(Link::Branch(n)) => self.branches.get(*n).is_some_and(|b| entered(b.method)),
+            Some(Link::Branch(n) | Link::Pair(n, _)) => {
+                self.branches.get(*n).is_some_and(|b| entered(b.method))
+            }
             Some(Link::Line(l)) => self
                 .lines
                 .get(*l)

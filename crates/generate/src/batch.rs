@@ -27,6 +27,7 @@
 //!     jobs: 2,
 //!     shard: None,
 //!     select: None,
+//!     pairs: Vec::new(),
 //! };
 //! let report = run_batch(&batch, &|e: Event<'_>| {
 //!     if let Event::Finished { entry, .. } = e {
@@ -71,6 +72,10 @@ pub struct Batch {
     /// of a project whose modules are batches of their own, split as one list); the shard
     /// is then only recorded in the report.
     pub select: Option<Vec<usize>>,
+    /// Class-integration testing: one caller/callee pair per class, in the same order (the
+    /// class is the pair's caller); empty for unit tests. A pair's tests go to
+    /// `<caller's package>/<Caller><Callee><suffix>.java`.
+    pub pairs: Vec<crate::Coupling>,
 }
 
 /// What happens during a batch (see [`Events`]). `index` is the class's position in
@@ -446,7 +451,19 @@ fn one(
     mut progress: impl FnMut(&Progress),
 ) -> Entry {
     let suffix = &batch.config.emit.class_suffix;
-    let (config, renamed, replace) = match target(root, class, suffix, batch.overwrite) {
+    let pair = batch.pairs.get(position);
+    // A pair's file is named after both classes.
+    let file_class = pair.map_or_else(
+        || class.to_string(),
+        |p| {
+            let simple = |c: &str| {
+                let last = c.rsplit(['.', '/']).next().unwrap_or(c);
+                last.rsplit('$').next().unwrap_or(last).to_string()
+            };
+            format!("{}{}", p.caller.replace('/', "."), simple(&p.callee))
+        },
+    );
+    let (config, renamed, replace) = match target(root, &file_class, suffix, batch.overwrite) {
         Target::Done(path) => {
             let mut e = Entry::new(class, position, "skipped", None, Some(path), None);
             e.note =
@@ -471,11 +488,12 @@ fn one(
             renamed,
             replace,
         } => {
-            if s == *suffix {
+            if s == *suffix && pair.is_none() {
                 (std::borrow::Cow::Borrowed(&batch.config), renamed, replace)
             } else {
                 let mut c = batch.config.clone();
                 c.emit.class_suffix = s;
+                c.coupling = pair.cloned();
                 (std::borrow::Cow::Owned(c), renamed, replace)
             }
         }

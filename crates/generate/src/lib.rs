@@ -119,18 +119,48 @@ pub use validate::Tools;
 /// ones of `ferrosuite-fitness`, and those of other crates, registered here.
 #[must_use]
 pub fn criteria() -> ferrosuite_fitness::CriterionRegistry {
-    ferrosuite_fitness::CriterionRegistry::builtin()
+    registries().0
+}
+
+/// Both registries, with what `ferrosuite-cling` adds to each (the coupled-branch criterion
+/// and Cling's search).
+fn registries() -> (
+    ferrosuite_fitness::CriterionRegistry,
+    ferrosuite_search::engine::Algorithms,
+) {
+    let mut criteria = ferrosuite_fitness::CriterionRegistry::builtin();
+    let mut algorithms = ferrosuite_search::engine::Algorithms::builtin();
+    // MIO lives in a crate of its own, on the search's public interface.
+    let registered = ferrosuite_mio::register(&mut algorithms);
+    debug_assert!(registered.is_ok(), "mio is registered once: {registered:?}");
+    let registered = ferrosuite_cling::register(&mut criteria, &mut algorithms);
+    debug_assert!(
+        registered.is_ok(),
+        "cling is registered once: {registered:?}"
+    );
+    (criteria, algorithms)
 }
 
 /// The search algorithms the pipeline offers (the command line's `--algorithm`, the benches):
 /// the built-in ones of `ferrosuite-search` and those of other crates, registered here.
 #[must_use]
 pub fn algorithms() -> ferrosuite_search::engine::Algorithms {
-    let mut algorithms = ferrosuite_search::engine::Algorithms::builtin();
-    // MIO lives in a crate of its own, on the search's public interface.
-    let registered = ferrosuite_mio::register(&mut algorithms);
-    debug_assert!(registered.is_ok(), "mio is registered once: {registered:?}");
-    algorithms
+    registries().1
+}
+
+/// A caller/callee pair of a run (see [`Config::coupling`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coupling {
+    /// The caller R (binary or internal name).
+    pub caller: String,
+    /// The callee E.
+    pub callee: String,
+    /// Class-integration testing of the pair (Cling): the tests are for R (E when E extends
+    /// R), named R + E + the emit configuration's class suffix unless a class name is given,
+    /// the coupled branches are goals, and a MOSA-family algorithm becomes Cling's search.
+    /// Otherwise the run only measures the pair's coupled-branch coverage of its final tests
+    /// (and targets the pairs when the criteria include `coupled-branch`).
+    pub integration: bool,
 }
 
 /// Settings of one generation run (every class under test gets the same).
@@ -189,6 +219,9 @@ pub struct Config {
     /// other kept test does; of their assertions those that kill a mutant no other kept
     /// assertion kills. On by default.
     pub mutation_assertions: bool,
+    /// A caller/callee pair whose coupled branches the run measures on its emitted tests, or
+    /// tests ([`Coupling::integration`]).
+    pub coupling: Option<Coupling>,
 }
 
 /// The candidate assertions mutation analysis chooses from, per statement and per test.
@@ -230,6 +263,7 @@ impl Default for Config {
             worker: None,
             scratch: None,
             mutation_assertions: true,
+            coupling: None,
         }
     }
 }
@@ -310,8 +344,32 @@ pub struct Generated {
     /// ([`Config::mutation_assertions`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mutation: Option<MutationSummary>,
+    /// The coupled-branch coverage of the emitted tests, when the run had a pair
+    /// ([`Config::coupling`]).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub coupled: Option<CoupledReport>,
     /// Things worth telling the user.
     pub notes: Vec<String>,
+}
+
+/// Coupled-branch coverage (Cling's CBC) of a pair by the emitted tests, measured with
+/// ferrosuite's probes on a run of the emitted tests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoupledReport {
+    /// The caller (binary name).
+    pub caller: String,
+    /// The callee (binary name).
+    pub callee: String,
+    /// How they are related (`unrelated`, `caller_is_super`, `caller_is_sub`).
+    pub relation: String,
+    /// The covering methods of the caller.
+    pub covering_methods: Vec<String>,
+    /// Coupled branches taken together by some emitted test.
+    pub covered: usize,
+    /// Coupled branches.
+    pub total: usize,
+    /// The pairs no emitted test covers: (caller branch, callee branch), described.
+    pub uncovered: Vec<(String, String)>,
 }
 
 /// Mutation analysis of one class's final tests (see [`mutation`]).
@@ -430,10 +488,41 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             jdk.home.display()
         ));
     }
+    // A pair's coupled branches: what integration testing targets, or what a unit run
+    // measures.
+    // Analysed on the user's class path alone, as `analyze --pairs` ranks pairs: code the
+    // classes inherit from the JDK is not theirs to integrate (nor instrumented).
+    let plan = match &config.coupling {
+        Some(c) => Some(
+            ferrosuite_cling::Plan::new(
+                &Analyzer::new(&user_cp, ferrosuite_cfg::Config::default()),
+                &c.caller,
+                &c.callee,
+            )
+            .map_err(|e| class_error(&binary, e))?,
+        ),
+        None => None,
+    };
     let cp = user_cp
         .with_jdk(Some(&jdk.home))
         .map_err(|e| class_error(&binary, e))?;
     let analyzer = Analyzer::new(&cp, ferrosuite_cfg::Config::default());
+    let integration = config.coupling.as_ref().is_some_and(|c| c.integration);
+    let (internal, binary) = match &plan {
+        // The tests are for the callee when it extends the caller (Cling 3.2.5).
+        Some(p) if integration => (p.cut.clone(), p.cut.replace('/', ".")),
+        _ => (internal, binary),
+    };
+    let named;
+    let config = match &plan {
+        Some(p) if integration && config.emit.class_name.is_none() => {
+            let mut c = config.clone();
+            c.emit.class_name = Some(p.test_class(&config.emit.class_suffix));
+            named = c;
+            &named
+        }
+        _ => config,
+    };
     let analysis = analyzer
         .class(&internal)
         .map_err(|e| class_error(&binary, e))?;
@@ -453,9 +542,31 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             )),
         }
     }
-    let instrumented: Vec<String> = std::iter::once(internal.clone())
+    let mut instrumented: Vec<String> = std::iter::once(internal.clone())
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
+    // The classes a pair names: probed to measure it; in integration testing also goals and
+    // mutated, as the code under test.
+    let mut probed = instrumented.clone();
+    let mut pair_classes = Vec::new();
+    if let Some(p) = &plan {
+        for c in &p.classes {
+            if !probed.contains(c) {
+                probed.push(c.clone());
+                pair_classes.push(c.clone());
+            }
+        }
+        if integration {
+            instrumented.clone_from(&probed);
+        }
+    }
+    let mut fitness = config.fitness.clone();
+    if let Some(p) = &plan
+        && (integration || fitness.criteria.contains(ferrosuite_cling::criterion::NAME))
+    {
+        fitness.criteria = fitness.criteria.with(Arc::new(p.criterion()));
+    }
+    let pairs_in_goals = fitness.criteria.contains(ferrosuite_cling::criterion::NAME);
     // What the tests' source can name is decided by the compilation target's JDK.
     let release_types = ClassPathTypes::for_release(&cp, release, Some(&jdk.home));
     let plain_types;
@@ -514,7 +625,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let mut host = Host::start(host_config(config, &jdk, &instrumented, &mock_jars))?;
+    let mut host = Host::start(host_config(config, &jdk, &probed, &mock_jars))?;
     if let Some(f) = host
         .ready()
         .init_failures
@@ -526,7 +637,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             detail: format!("its static initialiser throws {}", f.error),
         });
     }
-    let mut builder = GoalSet::builder(host.map(), config.fitness.clone());
+    let mut builder = GoalSet::builder(host.map(), fitness.clone());
     builder
         .add_class(&analysis, cp.load(&internal).ok().as_deref())
         .map_err(|e| class_error(&binary, e))?;
@@ -539,11 +650,61 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             ));
         }
     }
+    let pair_analyses: Vec<(String, Arc<ferrosuite_cfg::ClassAnalysis>)> = pair_classes
+        .iter()
+        .map(|c| Ok((c.clone(), analyzer.class(c)?)))
+        .collect::<std::result::Result<_, ferrosuite_cfg::Error>>()
+        .map_err(|e| class_error(&binary, e))?;
+    if pairs_in_goals {
+        for (name, a) in &pair_analyses {
+            builder
+                .add_class(a, cp.load(name).ok().as_deref())
+                .map_err(|e| class_error(&binary, e))?;
+        }
+    }
     let goals = builder.build();
+    // The pair's goals alone, to measure the emitted tests.
+    let measure = match &plan {
+        Some(p) => {
+            let mut b = GoalSet::builder(
+                host.map(),
+                ferrosuite_fitness::Config {
+                    criteria: ferrosuite_fitness::Criteria::only(Arc::new(p.criterion())),
+                    ..config.fitness.clone()
+                },
+            );
+            b.add_class(&analysis, None)
+                .map_err(|e| class_error(&binary, e))?;
+            for (name, a) in &nested {
+                if let Err(e) = b.add_class(a, None) {
+                    notes.push(format!("nested class {}: {e}", name.replace('/', ".")));
+                }
+            }
+            for (_, a) in &pair_analyses {
+                b.add_class(a, None).map_err(|e| class_error(&binary, e))?;
+            }
+            Some(b.build())
+        }
+        None => None,
+    };
+    let algorithm: Arc<dyn Algorithm> = match &plan {
+        Some(p) if integration => match config.algorithm.name() {
+            "mosa" | "cling" => Arc::new(p.algorithm(false)),
+            "dynamosa" => Arc::new(p.algorithm(true)),
+            other => {
+                notes.push(format!(
+                    "the {other} search does not keep a covering method in each test (Cling's \
+                     repair needs mosa, dynamosa or cling)"
+                ));
+                Arc::clone(&config.algorithm)
+            }
+        },
+        _ => Arc::clone(&config.algorithm),
+    };
     let mut eval = Evaluator::new(&mut host, goals, config.budget);
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let result = search(
-        &*config.algorithm,
+        &*algorithm,
         &config.engine,
         &mut factory,
         &mut eval,
@@ -580,6 +741,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         java: jdk.feature,
         release,
         environment: false,
+        coupled: None,
         notes,
     };
     // The final run, with observation, and the reruns.
@@ -680,6 +842,23 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
                 .collect(),
         );
     }
+    // The pairs each test covers (keys `3 << 32 | goal`): the reduction keeps them covered.
+    let pair_keys: Vec<(Test, std::collections::BTreeSet<u64>)> = match &measure {
+        Some(m) if integration => tests
+            .iter()
+            .zip(&first)
+            .map(|(t, r)| {
+                let trace = ferrosuite_fitness::Trace::from_result(m, t, r);
+                let keys = m
+                    .covered(&trace)
+                    .into_iter()
+                    .map(|g| 3 << 32 | u64::from(g.0))
+                    .collect();
+                (t.clone(), keys)
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut candidates: Vec<EmitTest> = Vec::new();
     // Mutation analysis chooses from more candidates than the plain limits keep.
     let limits = if config.mutation_assertions {
@@ -743,7 +922,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .time
             .map(|t| Instant::now() + t.mul_f64(MUTATION_TIME_SHARE).max(MUTATION_MIN_TIME));
         let plain = config.emit.limits;
-        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain) {
+        let extra = |t: &Test| {
+            pair_keys
+                .iter()
+                .find(|(k, _)| k == t)
+                .map(|(_, keys)| keys.clone())
+                .unwrap_or_default()
+        };
+        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain, &extra) {
             Ok(m) => out.mutation = Some(m),
             Err(e) => {
                 // Without the analysis the suite keeps what it would without it.
@@ -789,9 +975,69 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .filter(|c| internals.uses_internals(&c.test))
             .count();
     }
+    if let (Some(p), Some(m)) = (&plan, &measure) {
+        let tests: Vec<Test> = if class.is_some() {
+            candidates.iter().map(|c| c.test.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        let mut hc = host_config(config, &jdk, &probed, &mock_jars);
+        if out.environment {
+            // As the emitted tests run: the environment they set up, no clock shift.
+            hc.environment = true;
+        }
+        out.coupled = Some(measure_pairs(hc, m, p, &tests)?);
+    }
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The coupled-branch coverage of `tests` (the emitted ones), from one run on a host
+/// started with `hc` (which probes the pair's classes), read with `goals` (the pair's goals
+/// alone).
+fn measure_pairs(
+    hc: HostConfig,
+    goals: &GoalSet,
+    plan: &ferrosuite_cling::Plan,
+    tests: &[Test],
+) -> Result<CoupledReport> {
+    let mut covered = std::collections::BTreeSet::new();
+    if !tests.is_empty() {
+        let mut host = Host::start(hc)?;
+        let results = host.run(tests, false)?;
+        for (t, r) in tests.iter().zip(&results) {
+            let trace = ferrosuite_fitness::Trace::from_result(goals, t, r);
+            covered.extend(goals.covered(&trace));
+        }
+    }
+    // Goals follow the plan's pairs, in order, except pairs whose branches have no probe.
+    let mut uncovered = Vec::new();
+    let mut total = 0;
+    for (pair, described) in plan.pairs.iter().zip(&plan.descriptions) {
+        total += 1;
+        let hit = ferrosuite_cling::CoupledBranch::nodes(goals, pair).is_some_and(|(r, e)| {
+            goals.goals_of(ferrosuite_cling::criterion::NAME).any(|g| {
+                covered.contains(&g.id)
+                    && goals.link(g.id) == Some(ferrosuite_fitness::Link::Pair(r, e))
+            })
+        });
+        if !hit {
+            uncovered.push(described.clone());
+        }
+    }
+    Ok(CoupledReport {
+        caller: plan.caller.replace('/', "."),
+        callee: plan.callee.replace('/', "."),
+        relation: serde_json::to_value(plan.relation)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default(),
+        covering_methods: plan.covering_names.clone(),
+        covered: total - uncovered.len(),
+        total,
+        uncovered,
+    })
 }
 
 /// Whether `thrown` passed through the class under test (`internal`), one of its nested

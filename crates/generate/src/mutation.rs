@@ -294,7 +294,9 @@ pub fn choose(kills: &Kills, returns: &[Vec<bool>]) -> Vec<Vec<usize>> {
 }
 
 /// Keeps, of each candidate's assertions, those [`choose`] picks after [`analyse`] on a host
-/// started with `config` (whose [`HostConfig::mutation`] must be set).
+/// started with `config` (whose [`HostConfig::mutation`] must be set). `extra` gives more
+/// coverage keys of a test that the reduction must keep covered (the coupled branch pairs of
+/// an integration run), beside its branch outcomes and lines.
 ///
 /// # Errors
 /// When the host cannot start or run the tests.
@@ -303,12 +305,16 @@ pub fn choose_assertions(
     candidates: &mut Vec<EmitTest>,
     deadline: Option<Instant>,
     plain: &Limits,
+    extra: &dyn Fn(&Test) -> BTreeSet<u64>,
 ) -> Result<MutationSummary> {
     let mut host = Host::start(config)?;
     let tests: Vec<Test> = candidates.iter().map(|c| c.test.clone()).collect();
     let assertions: Vec<Vec<Assertion>> = candidates.iter().map(|c| c.assertions.clone()).collect();
     let (mut kills, base) = analyse_observed(&mut host, &tests, &assertions, deadline)?;
     drop(host);
+    for (covered, t) in kills.covered.iter_mut().zip(&tests) {
+        covered.extend(extra(t));
+    }
     let sizes: Vec<usize> = tests.iter().map(Test::len).collect();
     let keep = reduce(&kills, &sizes);
     let mut summary = MutationSummary {

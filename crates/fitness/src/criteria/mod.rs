@@ -298,6 +298,26 @@ impl Criteria {
         self
     }
 
+    /// The set of `criterion` alone (a configured instance: the coupled branches of a pair).
+    #[must_use]
+    pub fn only(criterion: Arc<dyn Criterion>) -> Self {
+        Criteria {
+            list: vec![criterion],
+        }
+    }
+
+    /// The set with `criterion` in place of the criterion of the same name (a configured
+    /// instance for the registry's: the coupled branches of one pair), or after the others
+    /// when the set has none of that name.
+    #[must_use]
+    pub fn with(mut self, criterion: Arc<dyn Criterion>) -> Self {
+        match self.list.iter().position(|c| c.name() == criterion.name()) {
+            Some(i) => self.list[i] = criterion,
+            None => self.list.push(criterion),
+        }
+        self
+    }
+
     /// The criteria in order.
     pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Criterion>> {
         self.list.iter()
@@ -397,6 +417,10 @@ mod tests {
             err.contains("bogus") && err.contains("method-no-exception"),
             "{err}"
         );
+        let w = Criteria::branch()
+            .with(Arc::new(Line))
+            .with(Arc::new(Branch));
+        assert_eq!(w.names(), ["branch", "line"]);
         let d = Criteria::default().without(names::LINE);
         assert_eq!(d.to_string(), "branch,method,exception");
         assert!(Criteria::default().without("x").contains(names::LINE));

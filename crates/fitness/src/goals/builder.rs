@@ -450,6 +450,34 @@ fn describe(set: &GoalSet, id: GoalId, criterion: &'static str, goal: NewGoal) -
             },
             format!("{} returns normally", method_name(m)),
         ),
+        Link::Pair(a, b) => {
+            let branch = |n: usize| {
+                let node = &set.branches[n];
+                let p = &set.predicates[node.predicate];
+                let at = node.line.map_or(String::new(), |l| format!(" line {l}"));
+                (
+                    set.methods[node.method].class,
+                    node.cfg,
+                    format!(
+                        "{}{at} @{} {} {}",
+                        method_name(node.method),
+                        p.offset,
+                        p.opcode,
+                        node.outcome
+                    ),
+                )
+            };
+            let ((first_class, first, d1), (second_class, second, d2)) = (branch(a), branch(b));
+            (
+                Target::BranchPair {
+                    first_class,
+                    first,
+                    second_class,
+                    second,
+                },
+                format!("{d1} & {d2}{dead}"),
+            )
+        }
         Link::Method(m) | Link::Exception(m) => {
             let cm = &set.methods[m];
             (

@@ -182,6 +182,40 @@ fn static_criteria(s: &Sample) -> GoalSet {
     })
 }
 
+/// A criterion of branch pairs, as class-integration testing has: each branch node with the
+/// next one, covered by one test taking both.
+#[derive(Debug)]
+struct Pairs;
+
+impl crate::Criterion for Pairs {
+    fn name(&self) -> &'static str {
+        "pairs"
+    }
+
+    fn summary(&self) -> &'static str {
+        "each branch with the next, taken by one test"
+    }
+
+    fn goals(&self, class: &crate::ClassGoals<'_>) -> Vec<crate::criteria::NewGoal> {
+        let b = class.branches();
+        b.clone()
+            .zip(b.skip(1))
+            .map(|(r, e)| crate::criteria::NewGoal {
+                link: crate::Link::Pair(r, e),
+                suffix: "",
+            })
+            .collect()
+    }
+
+    fn suite_term(&self, _: &GoalSet, _: &dyn crate::SuiteView) -> f64 {
+        0.0
+    }
+
+    fn max_suite_term(&self, _: &GoalSet) -> f64 {
+        0.0
+    }
+}
+
 use ferrosuite_bytecode::instrument::map::BranchSlot;
 
 /// A criterion from outside the built-in five, as another crate would add one: every method
@@ -414,7 +448,12 @@ proptest! {
         criteria in 0usize..3,
     ) {
         let s = sample();
-        let criteria = [Criteria::all(), Criteria::branch(), Criteria::all().without(names::LINE)][criteria].clone();
+        let criteria = [
+            Criteria::all().with(std::sync::Arc::new(Pairs)),
+            Criteria::branch(),
+            Criteria::all().without(names::LINE),
+        ][criteria]
+            .clone();
         let mut goals = s.goals(Config { criteria, ..Config::default() });
         let mut traces: Vec<Trace> = specs.iter().map(|x| trace(&goals, x)).collect();
         // Exception goals registered at run time, one trace that throws another, and a
@@ -477,8 +516,15 @@ proptest! {
     #[test]
     fn per_goal_fitness_is_zero_exactly_when_covered(spec in spec()) {
         let s = sample();
-        let goals = static_criteria(&s);
+        // With branch pairs: covered by one test taking both branches.
+        let goals = s.goals(Config {
+            criteria: Criteria::all()
+                .without(names::EXCEPTION)
+                .with(std::sync::Arc::new(Pairs)),
+            ..Config::default()
+        });
         let t = trace(&goals, &spec);
+        assert!(goals.goals().iter().any(|g| matches!(g.target, Target::BranchPair { .. })));
         for g in goals.goals() {
             let f = goals.fitness(g.id, &t);
             prop_assert!(f >= 0.0 && f.is_finite());
@@ -492,6 +538,13 @@ proptest! {
                 }
                 Target::Exception { method, exception } => {
                     t.threw((g.class, *method), exception)
+                }
+                Target::BranchPair { first_class, first, second_class, second } => {
+                    let taken = |c, b| {
+                        let n = goals.branch_node(c, b).unwrap();
+                        t.branch(goals.branches[n].slot).0 > 0
+                    };
+                    taken(*first_class, *first) && taken(*second_class, *second)
                 }
             };
             prop_assert_eq!(f == 0.0, covered, "{}", g);

@@ -18,6 +18,11 @@
 //!
 //! Example: for `if (a) { if (b) X }`, DynaMOSA starts with `a`'s two branches; only once a test
 //! takes `a`'s true branch do `b`'s branches become objectives.
+//!
+//! A [`Breeding`] shapes the tests of a run: how the initial ones are built and what happens
+//! to an offspring after crossover and after mutation. [`Mosa`] uses [`Plain`] (random tests,
+//! every offspring kept); another crate's algorithm runs the same loop with its own through
+//! [`run_with`] (Cling keeps a call of a covering method in every test).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
@@ -210,33 +215,77 @@ fn activate(run: &Run<'_, '_, '_>, goal: GoalId, active: &mut BTreeSet<GoalId>) 
     }
 }
 
-/// Breeds two offspring into `q` (fewer when one comes out empty): binary tournaments,
-/// crossover with probability `crossover_rate`, mutation. An offspring equal to its parent
-/// keeps the parent's id (its trace is cached).
+/// How a MOSA run builds its tests (see the module documentation). Everything random comes
+/// from the RNG given, so a run stays deterministic.
+pub trait Breeding: Send + Sync + std::fmt::Debug {
+    /// A test of the initial population; by default a random one.
+    ///
+    /// # Errors
+    /// [`Error::Construction`](crate::Error::Construction) when no test can be built (the
+    /// population does without it); other errors end the search.
+    fn initial(&self, factory: &mut Factory<'_>, rng: &mut ChaCha8Rng) -> Result<Test> {
+        factory.random_test(rng)
+    }
+
+    /// The offspring `child` that crossover made from `parent` (and another parent): the test
+    /// that goes on to mutation. By default the child.
+    fn crossed(&self, child: Test, parent: &Test) -> Test {
+        let _ = parent;
+        child
+    }
+
+    /// The offspring after mutation: the test to run, or `None` to drop it. By default the
+    /// test.
+    ///
+    /// # Errors
+    /// When the factory fails (the search ends).
+    fn mutated(
+        &self,
+        factory: &mut Factory<'_>,
+        rng: &mut ChaCha8Rng,
+        test: Test,
+    ) -> Result<Option<Test>> {
+        let _ = (factory, rng);
+        Ok(Some(test))
+    }
+}
+
+/// MOSA's own breeding: random initial tests, every offspring kept.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Breeding for Plain {}
+
+/// Breeds two offspring into `q` (fewer when one comes out empty or `breeding` drops it):
+/// binary tournaments, crossover with probability `crossover_rate`, mutation. An offspring
+/// equal to its parent keeps the parent's id (its trace is cached).
 fn breed(
     factory: &mut Factory<'_>,
     rng: &mut ChaCha8Rng,
     ids: &mut TestIds,
     pop: &[Member],
     crossover_rate: f64,
+    breeding: &dyn Breeding,
     q: &mut Vec<Member>,
 ) -> Result<()> {
     let p1 = tournament(pop, rng);
     let p2 = tournament(pop, rng);
     let (mut o1, mut o2) = if chance(rng, crossover_rate) {
         (
-            test_crossover(factory, &p1.test, &p2.test, rng),
-            test_crossover(factory, &p2.test, &p1.test, rng),
+            breeding.crossed(test_crossover(factory, &p1.test, &p2.test, rng), &p1.test),
+            breeding.crossed(test_crossover(factory, &p2.test, &p1.test, rng), &p2.test),
         )
     } else {
         (Test::clone(&p1.test), Test::clone(&p2.test))
     };
     mutate_test(factory, &mut o1, rng)?;
     mutate_test(factory, &mut o2, rng)?;
+    let o1 = breeding.mutated(factory, rng, o1)?;
+    let o2 = breeding.mutated(factory, rng, o2)?;
     for (o, p) in [(o1, p1), (o2, p2)] {
-        if o.is_empty() {
+        let Some(o) = o.filter(|o| !o.is_empty()) else {
             continue;
-        }
+        };
         let (id, test) = if o == *p.test {
             (p.id, Arc::clone(&p.test))
         } else {
@@ -273,11 +322,16 @@ impl Algorithm for Mosa {
     }
 
     fn search(&self, run: &mut Run<'_, '_, '_>) -> Result<()> {
-        self::run(run, self.dynamic)
+        run_with(run, self.dynamic, &Plain)
     }
 }
 
-fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
+/// MOSA (DynaMOSA when `dynamic`) on `run`, its tests built by `breeding`: for algorithms of
+/// other crates that change how tests are made, not how they are selected.
+///
+/// # Errors
+/// When the factory or the executor fails.
+pub fn run_with(run: &mut Run<'_, '_, '_>, dynamic: bool, breeding: &dyn Breeding) -> Result<()> {
     let config = run.config.clone();
     let m = config.test_population;
     // DynaMOSA's active goals (MOSA: every goal).
@@ -288,7 +342,7 @@ fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
     };
     let mut pop: Vec<Member> = Vec::with_capacity(m);
     for _ in 0..m {
-        match run.factory.random_test(run.rng) {
+        match breeding.initial(run.factory, run.rng) {
             Ok(test) => pop.push(Member {
                 id: run.ids.fresh(),
                 test: Arc::new(test),
@@ -317,8 +371,19 @@ fn run(run: &mut Run<'_, '_, '_>, dynamic: bool) -> Result<()> {
             run.execute_streamed(
                 |factory, rng, ids, want| {
                     let start = q.len();
-                    while q.len() < m && q.len() - start < want.max(1) {
-                        breed(factory, rng, ids, parents, config.crossover_rate, &mut q)?;
+                    // A breeding that drops offspring cannot hold the generation up for ever.
+                    let mut tries = 0;
+                    while q.len() < m && q.len() - start < want.max(1) && tries < 4 * m.max(1) {
+                        tries += 1;
+                        breed(
+                            factory,
+                            rng,
+                            ids,
+                            parents,
+                            config.crossover_rate,
+                            breeding,
+                            &mut q,
+                        )?;
                     }
                     Ok((q.len() > start).then(|| {
                         q[start..]

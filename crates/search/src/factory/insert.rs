@@ -51,6 +51,24 @@ impl<'a> Factory<'a> {
         Ok(self.cut_call_at(test, &mut types, pos, rng))
     }
 
+    /// Inserts a call of `call` at `pos`, generating its receiver and parameters as a random
+    /// call on the CUT would (a search that needs a given member in its tests, such as
+    /// Cling's covering methods). Returns whether the test changed.
+    pub fn insert_given_call<R: Rng + ?Sized>(
+        &self,
+        test: &mut Test,
+        pos: usize,
+        call: Call<'a>,
+        rng: &mut R,
+    ) -> Result<bool> {
+        let mut types = self.value_types(&test.statements)?;
+        Ok(
+            self.splice_typed(test, &mut types, pos.min(test.len()), false, rng, |g| {
+                g.call(call, 0, None, None)
+            }),
+        )
+    }
+
     fn cut_call_at<R: Rng + ?Sized>(
         &self,
         test: &mut Test,
