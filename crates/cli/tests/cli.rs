@@ -957,6 +957,30 @@ fn integration_covers_person_and_car_and_names_the_pair() {
     );
     assert_eq!(c["relation"], "unrelated");
     assert!(c["uncovered"].as_array().unwrap().is_empty());
+    // GreenPerson -> HybridCar: recharge needs a station in ChargingStation's shared list,
+    // which the test fills through the accessor GreenPerson reads.
+    let green = tmp("cli-integration-green");
+    let o = ferrosuite(&[
+        "integration",
+        "-c",
+        cps,
+        "--caller",
+        "cling.GreenPerson",
+        "--callee",
+        "cling.HybridCar",
+        "--max-statements",
+        "20000",
+        "--seed",
+        "1",
+        "--out",
+        green.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("coupled branches cling.GreenPerson -> cling.HybridCar: 4/4 100.0%"),
+        "{stdout}"
+    );
     // A unit suite of the caller measured on the same pair.
     let unit = tmp("cli-integration-unit");
     let o = ferrosuite(&[

@@ -580,8 +580,14 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             &plain_types
         }
     };
-    let mut cluster = TestCluster::build(&cp, &internal, &ClusterConfig::default())
-        .map_err(|e| class_error(&binary, e))?;
+    let cluster_config = ClusterConfig {
+        // The shared state a caller reads through its package's classes is part of what an
+        // integration test sets up.
+        package_statics: integration,
+        ..ClusterConfig::default()
+    };
+    let mut cluster =
+        TestCluster::build(&cp, &internal, &cluster_config).map_err(|e| class_error(&binary, e))?;
     // A generator newer than the target (`List.of` for `--release 8`) would give tests that
     // do not compile: the search does without it.
     let too_new =
@@ -594,6 +600,18 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     if config.environment {
         // Files, console input, the time and seeds, once the code used them.
         cluster.add_environment();
+    }
+    // Classes whose statics the cluster reads (package statics): instrumented too, so that
+    // their static state is reset before every test as the CUT's is (a list one test filled
+    // must not make the next one pass).
+    for op in cluster.methods.iter().chain(&cluster.fields) {
+        let class = op.class.to_string();
+        if op.is_static && !instrumented.contains(&class) {
+            instrumented.push(class.clone());
+            if !probed.contains(&class) {
+                probed.push(class);
+            }
+        }
     }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
     // Mocks need Mockito in the workers: the one the tests will run with.

@@ -148,6 +148,10 @@ pub struct ClusterConfig {
     pub max_result_types: usize,
     /// Methods per class in [`TestCluster::result_methods`] at most.
     pub max_result_methods: usize,
+    /// Whether the static methods and fields of other classes of the CUT's package that the
+    /// CUT's code reads, giving a reference, join its members (shared state a test can then
+    /// set up; see `builder/statics.rs`). Off by default; class-integration runs turn it on.
+    pub package_statics: bool,
 }
 
 impl Default for ClusterConfig {
@@ -165,6 +169,7 @@ impl Default for ClusterConfig {
             result_depth: 2,
             max_result_types: 24,
             max_result_methods: 64,
+            package_statics: false,
         }
     }
 }

@@ -949,3 +949,39 @@ fn cast_classes_of_the_cut_and_its_nested_classes_are_cast_subtypes() {
     let cut = &c.types[&object("mocking/Kinds").descriptor()];
     assert!(cut.cast_subtypes.is_empty());
 }
+
+#[test]
+fn package_statics_the_cut_reads_join_its_members_when_asked() {
+    let cp = fixture_cp();
+    // GreenPerson asks ChargingStation.takeAvailableStations() (static, package-private,
+    // returns a List): shared state a test can only set up through that accessor.
+    let plain = build(cp, "cling/GreenPerson");
+    assert!(
+        !plain
+            .methods
+            .iter()
+            .any(|m| &*m.name == "takeAvailableStations")
+    );
+    let with = TestCluster::build(
+        cp,
+        "cling/GreenPerson",
+        &ClusterConfig {
+            package_statics: true,
+            ..ClusterConfig::default()
+        },
+    )
+    .unwrap();
+    let op = method(&with, "takeAvailableStations");
+    assert_eq!(&*op.class, "cling/ChargingStation");
+    assert!(op.is_static);
+    // The list it gives gets its result methods (add), so a test can fill it.
+    assert!(
+        with.result_methods
+            .get("java/util/List")
+            .is_some_and(|ms| ms.iter().any(|m| &*m.name == "add")),
+        "{:?}",
+        with.result_methods.keys().collect::<Vec<_>>()
+    );
+    // Statics of the CUT's own class and of the JDK are not added twice or at all.
+    assert!(with.methods.iter().all(|m| !m.class.starts_with("java/")));
+}

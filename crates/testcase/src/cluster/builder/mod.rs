@@ -3,6 +3,7 @@
 mod casts;
 mod generators;
 mod members;
+mod statics;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -164,7 +165,12 @@ impl<'a> Builder<'a> {
 
         self.casts = self.cast_classes(&cut);
         let cut_params = self.cut_params.clone();
-        let (constructors, methods, fields) = self.collect_members(&cut, &cf, &cut_params);
+        let (constructors, mut methods, mut fields) = self.collect_members(&cut, &cf, &cut_params);
+        if self.config.package_statics {
+            let (m, f) = self.package_statics(&cut);
+            methods.extend(m);
+            fields.extend(f);
+        }
         let private_members = self.private_members(&cut, &cf, &cut_params);
         self.cut_statics = methods
             .iter()
