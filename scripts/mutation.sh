@@ -11,6 +11,9 @@
 # Environment: MUTATORS (comma-separated PIT groups, each run separately; default
 #   "DEFAULTS,OLD_DEFAULTS"; OLD_DEFAULTS is PIT's default set before 1.9, which the tool
 #   competitions used, run with PIT 1.9.0 since later releases dropped its RETURN_VALS),
+#   TESTS (the test classes to run, space-separated binary names, sources under
+#   OUT/src/test/java; default <Class>Test), KEEP (a directory where each PIT report's
+#   mutations.xml is kept as <class>-<group>.xml, for per-mutant comparisons),
 #   RELEASE (javac --release, default 8), MOCKITO_CP (default
 #   Debian's Mockito), THREADS (PIT's threads, default 1), WORK (scratch directory),
 #   FORMAT=text|json (default text). PIT and the JUnit Platform come from Maven Central
@@ -60,14 +63,17 @@ fi
 status=0
 IFS=',' read -r -a groups <<< "$MUTATORS"
 for class in "${classes[@]}"; do
-  internal=${class//./\/}
-  test_src=$out/src/test/java/${internal}Test.java
+  tests=${TESTS:-${class}Test}
+  read -r -a test_list <<< "$tests"
+  test_srcs=()
+  for t in "${test_list[@]}"; do test_srcs+=("$out/src/test/java/${t//./\/}.java"); done
   tag=${class//[^A-Za-z0-9]/_}
   bin=$work/$tag/classes
   rm -rf "$work/$tag"; mkdir -p "$bin"
   compiled=true
-  if [ ! -f "$test_src" ] || ! javac --release "$RELEASE" -nowarn -encoding UTF-8 -d "$bin" \
-      -cp "$cp:$(junit_of pit):$mockito_cp" "$test_src" > "$work/$tag/javac.txt" 2>&1; then
+  for f in "${test_srcs[@]}"; do [ -f "$f" ] || compiled=false; done
+  if ! $compiled || ! javac --release "$RELEASE" -nowarn -encoding UTF-8 -d "$bin" \
+      -cp "$cp:$(junit_of pit):$mockito_cp" "${test_srcs[@]}" > "$work/$tag/javac.txt" 2>&1; then
     compiled=false
   fi
   for group in "${groups[@]}"; do
@@ -78,7 +84,7 @@ for class in "${classes[@]}"; do
       [ "$group" = OLD_DEFAULTS ] && pit=pit-old
       minion_cp=$(echo "$bin:$cp:$(junit_of $pit):$mockito_cp" | tr ':' ',')
       if ! java -cp "$(cat "$work/$pit.classpath")" org.pitest.mutationtest.commandline.MutationCoverageReport \
-          --reportDir "$report" --targetClasses "$class,$class\$*" --targetTests "${class}Test" \
+          --reportDir "$report" --targetClasses "$class,$class\$*" --targetTests "$(echo "$tests" | tr ' ' ',')" \
           --sourceDirs "$out/src/test/java" --classPath "$minion_cp" \
           --mutableCodePaths "$(echo "$cp" | tr ':' ',')" \
           --includeLaunchClasspath=false --mutators "$group" --outputFormats XML \
@@ -87,6 +93,9 @@ for class in "${classes[@]}"; do
         status=1
       fi
       xml=$report/mutations.xml
+      if [ -n "${KEEP:-}" ] && [ -f "$xml" ]; then
+        mkdir -p "$KEEP"; cp "$xml" "$KEEP/$tag-$group.xml"
+      fi
       if [ -f "$xml" ]; then
         # One <mutation ...> element per mutant; PIT writes detected='true|false' and status.
         read -r killed total survived nocov timed < <(grep -o "<mutation [^>]*>" "$xml" | awk '

@@ -23,7 +23,7 @@ for seed in sorted(d for d in os.listdir(out) if d.isdigit()):
                 continue
             report = json.load(open(path))
             entry = (report.get("classes") or [{}])[0]
-            c = entry.get("coupled") or {}
+            c = entry.get("coupled_branches") or entry.get("coupled") or {}
             rows.append({
                 "pair": k, "jar": jar, "caller": r, "callee": e, "seed": int(seed), "kind": kind,
                 "status": entry.get("status", "crashed"), "error": entry.get("error"),

@@ -585,17 +585,23 @@ fn summary(entries: &[Entry]) -> Result<()> {
             } else {
                 100.0 * g.branches_covered as f64 / g.branches as f64
             };
+            // An integration run has no branch goals: its goals are coupled branches.
+            let branches = if g.branches == 0 && g.coupled_branches.is_some() {
+                "-".to_string()
+            } else {
+                format!("{}/{} {pct:.0}%", g.branches_covered, g.branches)
+            };
             out!(
                 "{:<width$}  {:>13}  {:>11}  {:>5}  {:>10}  {:>6.1}s  {}",
                 e.class,
-                format!("{}/{} {pct:.0}%", g.branches_covered, g.branches),
+                branches,
                 format!("{}/{}", g.covered, g.goals),
                 g.tests_emitted,
                 g.statements_executed,
                 g.seconds,
                 e.status
             );
-            if let Some(c) = &g.coupled {
+            if let Some(c) = &g.coupled_branches {
                 #[allow(clippy::cast_precision_loss)]
                 let pct = if c.total == 0 {
                     100.0

@@ -949,7 +949,7 @@ fn integration_covers_person_and_car_and_names_the_pair() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("ferrosuite-report.json")).unwrap())
             .unwrap();
-    let c = &report["classes"][0]["coupled"];
+    let c = &report["classes"][0]["coupled_branches"];
     assert_eq!(
         (c["covered"].as_u64(), c["total"].as_u64()),
         (Some(2), Some(2)),

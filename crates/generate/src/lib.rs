@@ -347,7 +347,7 @@ pub struct Generated {
     /// The coupled-branch coverage of the emitted tests, when the run had a pair
     /// ([`Config::coupling`]).
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub coupled: Option<CoupledReport>,
+    pub coupled_branches: Option<CoupledReport>,
     /// Things worth telling the user.
     pub notes: Vec<String>,
 }
@@ -759,7 +759,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         java: jdk.feature,
         release,
         environment: false,
-        coupled: None,
+        coupled_branches: None,
         notes,
     };
     // The final run, with observation, and the reruns.
@@ -820,7 +820,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
+        let mut hc = host_config(config, &jdk, &probed, &mock_jars);
         if !reproduce {
             // What the emitted tests will not reproduce moves, so what depends on it shows.
             hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
@@ -1004,7 +1004,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             // As the emitted tests run: the environment they set up, no clock shift.
             hc.environment = true;
         }
-        out.coupled = Some(measure_pairs(hc, m, p, &tests)?);
+        out.coupled_branches = Some(measure_pairs(hc, m, p, &tests)?);
     }
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
