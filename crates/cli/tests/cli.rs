@@ -1002,6 +1002,24 @@ fn integration_covers_person_and_car_and_names_the_pair() {
         stdout.contains("coupled branches cling.Person -> cling.Car:"),
         "{stdout}"
     );
+    // A unit run whose pair cannot be analysed still gives its suite, with a note.
+    let unit2 = tmp("cli-integration-unit-bad-pair");
+    let o = ferrosuite(&[
+        "generate",
+        "-c",
+        cps,
+        "--class",
+        "cling.Person",
+        "--pair",
+        "cling.Car:cling.Person",
+        "--max-statements",
+        "5000",
+        "--out",
+        unit2.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let report = std::fs::read_to_string(unit2.join("ferrosuite-report.json")).unwrap();
+    assert!(report.contains("coupled branches not measured"), "{report}");
     // A pair without call sites: the error names both classes, exit 3, nothing written.
     let bad = tmp("cli-integration-bad");
     let o = ferrosuite(&[

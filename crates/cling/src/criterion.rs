@@ -74,9 +74,14 @@ impl Criterion for CoupledBranch {
     fn goals(&self, class: &ClassGoals<'_>) -> Vec<NewGoal> {
         // Each pair once: with the class of its caller branch.
         let mine = class.branches();
+        let set = class.set();
+        let Some(this) = class.methods().next().map(|(_, m)| m.class) else {
+            return Vec::new();
+        };
         self.pairs
             .iter()
-            .filter_map(|p| Self::nodes(class.set(), p))
+            .filter(|p| set.class_named(&p.0.class) == Some(this))
+            .filter_map(|p| Self::nodes(set, p))
             .filter(|(r, _)| mine.contains(r))
             .map(|(r, e)| NewGoal {
                 link: Link::Pair(r, e),

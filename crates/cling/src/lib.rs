@@ -170,15 +170,19 @@ impl Plan {
     }
 
     /// The simple name of the pair's test class: R's and E's simple names and `suffix`
-    /// (`PersonCarIT`).
+    /// (`PersonCarIT`; a nested class as `Outer_Inner`).
     #[must_use]
     pub fn test_class(&self, suffix: &str) -> String {
         format!("{}{}{suffix}", simple(&self.caller), simple(&self.callee))
     }
 }
 
-/// The simple name of a class, nested ones included (`a/b/Outer$Inner` gives `Inner`).
+/// The name of a class in a test class's name, as unit tests name nested classes
+/// (`a/b/Outer$Inner` gives `Outer_Inner`).
 fn simple(internal: &str) -> String {
-    let last = internal.rsplit('/').next().unwrap_or(internal);
-    last.rsplit('$').next().unwrap_or(last).to_string()
+    internal
+        .rsplit('/')
+        .next()
+        .unwrap_or(internal)
+        .replace('$', "_")
 }

@@ -838,10 +838,15 @@ impl GoalSet {
     /// id) of class `class`, whether or not branch coverage is a criterion.
     #[must_use]
     pub fn branch_node(&self, class: ClassIndex, branch: BranchId) -> Option<usize> {
+        // Branch nodes are listed method by method, so a class's nodes are one run.
         let methods = self.class_methods.get(class.index())?.clone();
+        let start = self.branches.partition_point(|b| b.method < methods.start);
+        let end = self.branches.partition_point(|b| b.method < methods.end);
         self.branches
+            .get(start..end)?
             .iter()
-            .position(|b| methods.contains(&b.method) && b.cfg == branch)
+            .position(|b| b.cfg == branch)
+            .map(|i| start + i)
     }
 
     /// Whether branch node `node` is in reachable code.

@@ -456,10 +456,8 @@ fn one(
     let file_class = pair.map_or_else(
         || class.to_string(),
         |p| {
-            let simple = |c: &str| {
-                let last = c.rsplit(['.', '/']).next().unwrap_or(c);
-                last.rsplit('$').next().unwrap_or(last).to_string()
-            };
+            // As `Plan::test_class` names it: a nested class as `Outer_Inner`.
+            let simple = |c: &str| c.rsplit(['.', '/']).next().unwrap_or(c).replace('$', "_");
             format!("{}{}", p.caller.replace('/', "."), simple(&p.callee))
         },
     );
@@ -493,7 +491,9 @@ fn one(
             } else {
                 let mut c = batch.config.clone();
                 c.emit.class_suffix = s;
-                c.coupling = pair.cloned();
+                if let Some(p) = pair {
+                    c.coupling = Some(p.clone());
+                }
                 (std::borrow::Cow::Owned(c), renamed, replace)
             }
         }

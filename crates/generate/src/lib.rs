@@ -370,6 +370,10 @@ pub struct CoupledReport {
     pub total: usize,
     /// The pairs no emitted test covers: (caller branch, callee branch), described.
     pub uncovered: Vec<(String, String)>,
+    /// Pairs that cannot be measured, not counted in `total`: a branch in a static initialiser
+    /// (it runs once per JVM, not per test) or in a method the instrumentation left alone.
+    #[serde(default)]
+    pub unmeasured: Vec<(String, String)>,
 }
 
 /// Mutation analysis of one class's final tests (see [`mutation`]).
@@ -492,15 +496,21 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     // measures.
     // Analysed on the user's class path alone, as `analyze --pairs` ranks pairs: code the
     // classes inherit from the JDK is not theirs to integrate (nor instrumented).
+    let mut pair_note = None;
     let plan = match &config.coupling {
-        Some(c) => Some(
-            ferrosuite_cling::Plan::new(
-                &Analyzer::new(&user_cp, ferrosuite_cfg::Config::default()),
-                &c.caller,
-                &c.callee,
-            )
-            .map_err(|e| class_error(&binary, e))?,
-        ),
+        Some(c) => match ferrosuite_cling::Plan::new(
+            &Analyzer::new(&user_cp, ferrosuite_cfg::Config::default()),
+            &c.caller,
+            &c.callee,
+        ) {
+            Ok(p) => Some(p),
+            Err(e) if c.integration => return Err(class_error(&binary, e)),
+            // A unit run only measures the pair: without it, the run goes on.
+            Err(e) => {
+                pair_note = Some(format!("coupled branches not measured: {e}"));
+                None
+            }
+        },
         None => None,
     };
     let cp = user_cp
@@ -545,19 +555,27 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let mut instrumented: Vec<String> = std::iter::once(internal.clone())
         .chain(nested.iter().map(|(n, _)| n.clone()))
         .collect();
-    // The classes a pair names: probed to measure it; in integration testing also goals and
-    // mutated, as the code under test.
-    let mut probed = instrumented.clone();
+    notes.extend(pair_note);
+    if plan.is_none()
+        && config
+            .fitness
+            .criteria
+            .contains(ferrosuite_cling::criterion::NAME)
+    {
+        notes.push("the coupled-branch criterion has no goals without a pair (--pair R:E)".into());
+    }
+    // The classes a pair names beyond the CUT's: in integration testing instrumented, goals and
+    // mutated, as the code under test; a unit run only probes them when it measures its
+    // emitted tests, so that its search is the same as without the pair.
     let mut pair_classes = Vec::new();
     if let Some(p) = &plan {
         for c in &p.classes {
-            if !probed.contains(c) {
-                probed.push(c.clone());
+            if !instrumented.contains(c) {
                 pair_classes.push(c.clone());
             }
         }
         if integration {
-            instrumented.clone_from(&probed);
+            instrumented.extend(pair_classes.iter().cloned());
         }
     }
     let mut fitness = config.fitness.clone();
@@ -607,10 +625,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     for op in cluster.methods.iter().chain(&cluster.fields) {
         let class = op.class.to_string();
         if op.is_static && !instrumented.contains(&class) {
-            instrumented.push(class.clone());
-            if !probed.contains(&class) {
-                probed.push(class);
-            }
+            instrumented.push(class);
         }
     }
     let constants = harvest_nested(&cp, &internal).map_err(|e| class_error(&binary, e))?;
@@ -643,7 +658,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
         Err(e) => return Err(e.into()),
     };
-    let mut host = Host::start(host_config(config, &jdk, &probed, &mock_jars))?;
+    let mut host = Host::start(host_config(config, &jdk, &instrumented, &mock_jars))?;
     if let Some(f) = host
         .ready()
         .init_failures
@@ -681,30 +696,6 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         }
     }
     let goals = builder.build();
-    // The pair's goals alone, to measure the emitted tests.
-    let measure = match &plan {
-        Some(p) => {
-            let mut b = GoalSet::builder(
-                host.map(),
-                ferrosuite_fitness::Config {
-                    criteria: ferrosuite_fitness::Criteria::only(Arc::new(p.criterion())),
-                    ..config.fitness.clone()
-                },
-            );
-            b.add_class(&analysis, None)
-                .map_err(|e| class_error(&binary, e))?;
-            for (name, a) in &nested {
-                if let Err(e) = b.add_class(a, None) {
-                    notes.push(format!("nested class {}: {e}", name.replace('/', ".")));
-                }
-            }
-            for (_, a) in &pair_analyses {
-                b.add_class(a, None).map_err(|e| class_error(&binary, e))?;
-            }
-            Some(b.build())
-        }
-        None => None,
-    };
     let algorithm: Arc<dyn Algorithm> = match &plan {
         Some(p) if integration => match config.algorithm.name() {
             "mosa" | "cling" => Arc::new(p.algorithm(false)),
@@ -820,7 +811,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             order.rotate_left(tests.len() / 2);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
-        let mut hc = host_config(config, &jdk, &probed, &mock_jars);
+        let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
         if !reproduce {
             // What the emitted tests will not reproduce moves, so what depends on it shows.
             hc.clock_shift_ms = CLOCK_SHIFTS_MS[k % CLOCK_SHIFTS_MS.len()];
@@ -860,24 +851,32 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
                 .collect(),
         );
     }
-    // The pairs each test covers (keys `3 << 32 | goal`): the reduction keeps them covered.
-    let pair_keys: Vec<(Test, std::collections::BTreeSet<u64>)> = match &measure {
-        Some(m) if integration => tests
+    // The pairs each test covers (keys `mutation::PAIR | goal`): the reduction keeps them
+    // covered.
+    let pair_goals: std::collections::BTreeSet<ferrosuite_fitness::GoalId> = goals
+        .goals_of(ferrosuite_cling::criterion::NAME)
+        .map(|g| g.id)
+        .collect();
+    let pair_keys: Vec<std::collections::BTreeSet<u64>> = if pair_goals.is_empty() {
+        Vec::new()
+    } else {
+        tests
             .iter()
             .zip(&first)
             .map(|(t, r)| {
-                let trace = ferrosuite_fitness::Trace::from_result(m, t, r);
-                let keys = m
+                let trace = ferrosuite_fitness::Trace::from_result(&goals, t, r);
+                goals
                     .covered(&trace)
                     .into_iter()
-                    .map(|g| 3 << 32 | u64::from(g.0))
-                    .collect();
-                (t.clone(), keys)
+                    .filter(|g| pair_goals.contains(g))
+                    .map(|g| mutation::PAIR | u64::from(g.0))
+                    .collect()
             })
-            .collect(),
-        _ => Vec::new(),
+            .collect()
     };
     let mut candidates: Vec<EmitTest> = Vec::new();
+    // Per candidate, the pairs its test covered (a shortened test keeps what ran before).
+    let mut candidate_keys: Vec<std::collections::BTreeSet<u64>> = Vec::new();
     // Mutation analysis chooses from more candidates than the plain limits keep.
     let limits = if config.mutation_assertions {
         MUTATION_LIMITS
@@ -914,24 +913,32 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             }
         }
         candidates.push(e);
+        candidate_keys.push(pair_keys.get(i).cloned().unwrap_or_default());
     }
     // Tests that would name a class the test's package cannot see do not compile: out.
     let package = ferrosuite_emit::names::package_of(&internal);
     for t in &mut candidates {
         out.assertions_inaccessible += t.drop_inaccessible_assertions(types, &package);
     }
-    candidates.retain(|t| match t.inaccessible_class(types, &package) {
-        Some(c) => {
-            out.tests_inaccessible += 1;
-            if out.tests_inaccessible == 1 {
-                out.notes.push(format!(
-                    "tests using {c} (not accessible from package {package}) were left out"
-                ));
+    let accessible: Vec<bool> = candidates
+        .iter()
+        .map(|t| match t.inaccessible_class(types, &package) {
+            Some(c) => {
+                out.tests_inaccessible += 1;
+                if out.tests_inaccessible == 1 {
+                    out.notes.push(format!(
+                        "tests using {c} (not accessible from package {package}) were left out"
+                    ));
+                }
+                false
             }
-            false
-        }
-        None => true,
-    });
+            None => true,
+        })
+        .collect();
+    let mut k = accessible.iter();
+    candidates.retain(|_| *k.next().unwrap_or(&true));
+    let mut k = accessible.iter();
+    candidate_keys.retain(|_| *k.next().unwrap_or(&true));
     if config.mutation_assertions && !candidates.is_empty() {
         let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
         hc.mutation = Some(ferrosuite_bytecode::instrument::mutation::Config::default());
@@ -940,14 +947,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .time
             .map(|t| Instant::now() + t.mul_f64(MUTATION_TIME_SHARE).max(MUTATION_MIN_TIME));
         let plain = config.emit.limits;
-        let extra = |t: &Test| {
-            pair_keys
-                .iter()
-                .find(|(k, _)| k == t)
-                .map(|(_, keys)| keys.clone())
-                .unwrap_or_default()
-        };
-        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain, &extra) {
+        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain, &candidate_keys) {
             Ok(m) => out.mutation = Some(m),
             Err(e) => {
                 // Without the analysis the suite keeps what it would without it.
@@ -993,55 +993,87 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .filter(|c| internals.uses_internals(&c.test))
             .count();
     }
-    if let (Some(p), Some(m)) = (&plan, &measure) {
+    if let Some(p) = &plan {
         let tests: Vec<Test> = if class.is_some() {
             candidates.iter().map(|c| c.test.clone()).collect()
         } else {
             Vec::new()
         };
-        let mut hc = host_config(config, &jdk, &probed, &mock_jars);
-        if out.environment {
-            // As the emitted tests run: the environment they set up, no clock shift.
-            hc.environment = true;
+        // The emitted tests once more, on a host that probes the pair's classes too.
+        let mut probed = instrumented.clone();
+        probed.extend(pair_classes.iter().cloned());
+        let hc = host_config(config, &jdk, &probed, &mock_jars);
+        let mut analyses = vec![analysis.clone()];
+        analyses.extend(nested.iter().map(|(_, a)| a.clone()));
+        analyses.extend(pair_analyses.iter().map(|(_, a)| a.clone()));
+        match measure_pairs(hc, &config.fitness, &analyses, p, &tests) {
+            Ok(report) => out.coupled_branches = Some(report),
+            // The test class stands without the measurement.
+            Err(e) => out
+                .notes
+                .push(format!("coupled branches not measured: {e}")),
         }
-        out.coupled_branches = Some(measure_pairs(hc, m, p, &tests)?);
     }
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
 }
 
-/// The coupled-branch coverage of `tests` (the emitted ones), from one run on a host
-/// started with `hc` (which probes the pair's classes), read with `goals` (the pair's goals
-/// alone).
+/// The coupled-branch coverage of `tests` (the emitted ones), from one run on a host started
+/// with `hc` (which probes the pair's classes), read with a goal set of the pair's goals alone
+/// over `analyses` (the CUT, its nested classes, the pair's other classes). A pair whose
+/// branches have no probe (in a static initialiser, which runs once per JVM, not per test, or
+/// in a method the instrumentation left alone) cannot be measured: it is listed apart and not
+/// counted.
 fn measure_pairs(
     hc: HostConfig,
-    goals: &GoalSet,
+    fitness: &ferrosuite_fitness::Config,
+    analyses: &[Arc<ferrosuite_cfg::ClassAnalysis>],
     plan: &ferrosuite_cling::Plan,
     tests: &[Test],
 ) -> Result<CoupledReport> {
+    let mut host = Host::start(hc)?;
+    let goals = {
+        let mut b = GoalSet::builder(
+            host.map(),
+            ferrosuite_fitness::Config {
+                criteria: ferrosuite_fitness::Criteria::only(Arc::new(plan.criterion())),
+                ..fitness.clone()
+            },
+        );
+        for a in analyses {
+            // A class the instrumentation left alone has no goals: its pairs are unmeasured.
+            let _ = b.add_class(a, None);
+        }
+        b.build()
+    };
     let mut covered = std::collections::BTreeSet::new();
     if !tests.is_empty() {
-        let mut host = Host::start(hc)?;
         let results = host.run(tests, false)?;
         for (t, r) in tests.iter().zip(&results) {
-            let trace = ferrosuite_fitness::Trace::from_result(goals, t, r);
+            let trace = ferrosuite_fitness::Trace::from_result(&goals, t, r);
             covered.extend(goals.covered(&trace));
         }
     }
-    // Goals follow the plan's pairs, in order, except pairs whose branches have no probe.
-    let mut uncovered = Vec::new();
+    drop(host);
+    let by_link: std::collections::BTreeMap<ferrosuite_fitness::Link, ferrosuite_fitness::GoalId> =
+        goals
+            .goals_of(ferrosuite_cling::criterion::NAME)
+            .filter_map(|g| goals.link(g.id).map(|l| (l, g.id)))
+            .collect();
+    let (mut uncovered, mut unmeasured) = (Vec::new(), Vec::new());
     let mut total = 0;
     for (pair, described) in plan.pairs.iter().zip(&plan.descriptions) {
-        total += 1;
-        let hit = ferrosuite_cling::CoupledBranch::nodes(goals, pair).is_some_and(|(r, e)| {
-            goals.goals_of(ferrosuite_cling::criterion::NAME).any(|g| {
-                covered.contains(&g.id)
-                    && goals.link(g.id) == Some(ferrosuite_fitness::Link::Pair(r, e))
-            })
-        });
-        if !hit {
-            uncovered.push(described.clone());
+        let goal = ferrosuite_cling::CoupledBranch::nodes(&goals, pair)
+            .and_then(|(r, e)| by_link.get(&ferrosuite_fitness::Link::Pair(r, e)));
+        match goal {
+            None => unmeasured.push(described.clone()),
+            Some(g) => {
+                total += 1;
+                if !covered.contains(g) {
+                    uncovered.push(described.clone());
+                }
+            }
         }
     }
     Ok(CoupledReport {
@@ -1055,6 +1087,7 @@ fn measure_pairs(
         covered: total - uncovered.len(),
         total,
         uncovered,
+        unmeasured,
     })
 }
 

@@ -67,6 +67,11 @@ pub struct Kills {
     pub pending: Vec<BTreeSet<u32>>,
 }
 
+/// The tag of a coupled branch pair's coverage key (`PAIR | goal`), which
+/// [`choose_assertions`]'s `extra` gives; the tags below it are [`covered`]'s (1: branch
+/// outcomes, 2: lines) and [`reduce`]'s own (3: mutants killed, 4: mutants left unrun).
+pub const PAIR: u64 = 5 << 32;
+
 /// The coverage keys of a run: each branch outcome taken (`1 << 32 | slot`) and each line
 /// hit (`2 << 32 | line`).
 #[must_use]
@@ -294,9 +299,10 @@ pub fn choose(kills: &Kills, returns: &[Vec<bool>]) -> Vec<Vec<usize>> {
 }
 
 /// Keeps, of each candidate's assertions, those [`choose`] picks after [`analyse`] on a host
-/// started with `config` (whose [`HostConfig::mutation`] must be set). `extra` gives more
-/// coverage keys of a test that the reduction must keep covered (the coupled branch pairs of
-/// an integration run), beside its branch outcomes and lines.
+/// started with `config` (whose [`HostConfig::mutation`] must be set). `extra[i]` holds more
+/// coverage keys of candidate `i` that the reduction must keep covered (the coupled branch
+/// pairs of an integration run, tagged [`PAIR`]), beside its branch outcomes and lines; it may
+/// be shorter than the candidates.
 ///
 /// # Errors
 /// When the host cannot start or run the tests.
@@ -305,15 +311,15 @@ pub fn choose_assertions(
     candidates: &mut Vec<EmitTest>,
     deadline: Option<Instant>,
     plain: &Limits,
-    extra: &dyn Fn(&Test) -> BTreeSet<u64>,
+    extra: &[BTreeSet<u64>],
 ) -> Result<MutationSummary> {
     let mut host = Host::start(config)?;
     let tests: Vec<Test> = candidates.iter().map(|c| c.test.clone()).collect();
     let assertions: Vec<Vec<Assertion>> = candidates.iter().map(|c| c.assertions.clone()).collect();
     let (mut kills, base) = analyse_observed(&mut host, &tests, &assertions, deadline)?;
     drop(host);
-    for (covered, t) in kills.covered.iter_mut().zip(&tests) {
-        covered.extend(extra(t));
+    for (covered, keys) in kills.covered.iter_mut().zip(extra) {
+        covered.extend(keys.iter().copied());
     }
     let sizes: Vec<usize> = tests.iter().map(Test::len).collect();
     let keep = reduce(&kills, &sizes);

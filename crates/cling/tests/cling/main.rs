@@ -226,3 +226,69 @@ fn crossover_children_without_a_covering_call_give_way_to_their_parent() {
     // A child with a covering call stays.
     assert_eq!(p.covering.crossed(person_test(2), &parent), person_test(2));
 }
+
+/// Drops every offspring: the search must still end under a statement budget.
+#[derive(Debug)]
+struct Barren;
+
+impl Breeding for Barren {
+    fn mutated(
+        &self,
+        _: &mut Factory<'_>,
+        _: &mut ChaCha8Rng,
+        _: Test,
+    ) -> ferrosuite_search::Result<Option<Test>> {
+        Ok(None)
+    }
+}
+
+#[derive(Debug)]
+struct BarrenSearch;
+
+impl ferrosuite_search::engine::Algorithm for BarrenSearch {
+    fn name(&self) -> &'static str {
+        "barren"
+    }
+    fn summary(&self) -> &'static str {
+        "MOSA whose breeding keeps nothing"
+    }
+    fn search(
+        &self,
+        run: &mut ferrosuite_search::engine::Run<'_, '_, '_>,
+    ) -> ferrosuite_search::Result<()> {
+        ferrosuite_search::engine::run_with(run, false, &Barren)
+    }
+}
+
+#[test]
+fn a_breeding_that_keeps_no_offspring_ends_the_search() {
+    let p = plan("cling.Person", "cling.Car");
+    let Some((mut host, goals)) = host_and_goals(&p) else {
+        return;
+    };
+    let cp = classpath();
+    let cluster = TestCluster::build(&cp, &p.cut, &ClusterConfig::default()).unwrap();
+    let mut factory = Factory::new(
+        &cluster,
+        harvest_nested(&cp, &p.cut).unwrap(),
+        Config::default(),
+    )
+    .unwrap();
+    // A budget the initial population alone never spends.
+    let mut eval = Evaluator::new(&mut host, goals, Budget::statements(100_000_000));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let result = search(
+        &BarrenSearch,
+        &EngineConfig::default(),
+        &mut factory,
+        &mut eval,
+        &mut rng,
+        &mut ferrosuite_search::engine::Quiet,
+    )
+    .unwrap();
+    assert!(
+        result.usage.generations <= 1 + ferrosuite_search::engine::MAX_BARREN_GENERATIONS as u64,
+        "{:?}",
+        result.usage
+    );
+}

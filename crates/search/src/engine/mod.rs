@@ -54,7 +54,7 @@ pub use budget::{Budget, Usage};
 pub use config::{EngineConfig, ScoreAhead};
 pub use evaluate::{Chunk, Evaluator, Prepared, Scoring};
 pub use minimise::{Minimised, minimise};
-pub use mosa::{Breeding, Mosa, Plain, dominates, run_with};
+pub use mosa::{Breeding, MAX_BARREN_GENERATIONS, Mosa, Plain, dominates, run_with};
 pub use random_search::RandomSearch;
 pub use run::{Observer, Progress, Quiet, Run, SearchResult};
 pub use single_target::SingleTarget;

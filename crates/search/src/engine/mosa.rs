@@ -235,7 +235,8 @@ pub trait Breeding: Send + Sync + std::fmt::Debug {
     }
 
     /// The offspring after mutation: the test to run, or `None` to drop it. By default the
-    /// test.
+    /// test. A run whose breeding drops every offspring of [`MAX_BARREN_GENERATIONS`]
+    /// generations in a row stops.
     ///
     /// # Errors
     /// When the factory fails (the search ends).
@@ -301,6 +302,9 @@ fn breed(
     Ok(())
 }
 
+/// Generations in a row without offspring after which a run stops (see [`Breeding::mutated`]).
+pub const MAX_BARREN_GENERATIONS: usize = 10;
+
 /// MOSA, or DynaMOSA when `dynamic` (see the module documentation).
 #[derive(Debug, Clone, Copy)]
 pub struct Mosa {
@@ -356,8 +360,12 @@ pub fn run_with(run: &mut Run<'_, '_, '_>, dynamic: bool, breeding: &dyn Breedin
     let mut activated: BTreeSet<GoalId> = BTreeSet::new();
     let mut cache = VectorCache::default();
     let mut first = true;
+    // Generations in a row whose breeding kept no offspring (a breeding that drops them all
+    // would otherwise repeat the same generation for ever under a statement budget).
+    let mut barren = 0;
     loop {
         let ran_before = run.eval.usage().tests;
+        let mut bred = None;
         let all: Vec<Member> = if first {
             first = false;
             let refs: Vec<(TestId, &Test)> = pop.iter().map(|t| (t.id, &*t.test)).collect();
@@ -398,6 +406,7 @@ pub fn run_with(run: &mut Run<'_, '_, '_>, dynamic: bool, breeding: &dyn Breedin
                 |_| {},
                 |_| false,
             )?;
+            bred = Some(q.len());
             pop.iter().cloned().chain(q).collect()
         };
         // One fitness evaluation per test run: parents (and offspring equal to a parent)
@@ -429,7 +438,8 @@ pub fn run_with(run: &mut Run<'_, '_, '_>, dynamic: bool, breeding: &dyn Breedin
         run.eval.retain(|id| keep.contains(&id));
         cache.vectors.retain(|id, _| keep.contains(id));
         run.generation(None);
-        if run.done() || objectives.is_empty() {
+        barren = if bred == Some(0) { barren + 1 } else { 0 };
+        if run.done() || objectives.is_empty() || barren >= MAX_BARREN_GENERATIONS {
             break;
         }
     }

@@ -23,7 +23,8 @@ use ferrosuite_bytecode::opcodes;
 use super::{Builder, package_of};
 use crate::cluster::Operation;
 
-/// Members read at most (the first ones in class and code order).
+/// Members added at most (owners in name order, each one's members in the order the
+/// cluster lists them).
 const MAX_STATICS: usize = 16;
 
 impl Builder<'_> {
