@@ -561,6 +561,16 @@ pub fn merge_reports(files: &[PathBuf], out: Option<&std::path::Path>) -> Result
     })
 }
 
+/// `covered` of `total` in per cent (100 when there is nothing to cover).
+#[allow(clippy::cast_precision_loss)]
+fn percent(covered: usize, total: usize) -> f64 {
+    if total == 0 {
+        100.0
+    } else {
+        100.0 * covered as f64 / total as f64
+    }
+}
+
 fn summary(entries: &[Entry]) -> Result<()> {
     let width = entries
         .iter()
@@ -579,12 +589,7 @@ fn summary(entries: &[Entry]) -> Result<()> {
     );
     for e in entries {
         if let Some(g) = &e.generated {
-            #[allow(clippy::cast_precision_loss)]
-            let pct = if g.branches == 0 {
-                100.0
-            } else {
-                100.0 * g.branches_covered as f64 / g.branches as f64
-            };
+            let pct = percent(g.branches_covered, g.branches);
             // An integration run has no branch goals: its goals are coupled branches.
             let branches = if g.branches == 0 && g.coupled_branches.is_some() {
                 "-".to_string()
@@ -602,12 +607,7 @@ fn summary(entries: &[Entry]) -> Result<()> {
                 e.status
             );
             if let Some(c) = &g.coupled_branches {
-                #[allow(clippy::cast_precision_loss)]
-                let pct = if c.total == 0 {
-                    100.0
-                } else {
-                    100.0 * c.covered as f64 / c.total as f64
-                };
+                let pct = percent(c.covered, c.total);
                 out!(
                     "  coupled branches {} -> {}: {}/{} {pct:.1}%",
                     c.caller,

@@ -173,16 +173,15 @@ impl Plan {
     /// (`PersonCarIT`; a nested class as `Outer_Inner`).
     #[must_use]
     pub fn test_class(&self, suffix: &str) -> String {
-        format!("{}{}{suffix}", simple(&self.caller), simple(&self.callee))
+        format!("{}{suffix}", pair_name(&self.caller, &self.callee))
     }
 }
 
-/// The name of a class in a test class's name, as unit tests name nested classes
-/// (`a/b/Outer$Inner` gives `Outer_Inner`).
-fn simple(internal: &str) -> String {
-    internal
-        .rsplit('/')
-        .next()
-        .unwrap_or(internal)
-        .replace('$', "_")
+/// The name a pair's test class starts with: the caller's and the callee's simple names, a
+/// nested class as unit tests name it (`Outer_Inner`); binary or internal names
+/// (`a.Person`, `a/Car` give `PersonCar`).
+#[must_use]
+pub fn pair_name(caller: &str, callee: &str) -> String {
+    let simple = |c: &str| c.rsplit(['.', '/']).next().unwrap_or(c).replace('$', "_");
+    format!("{}{}", simple(caller), simple(callee))
 }

@@ -849,12 +849,6 @@ impl GoalSet {
             .map(|i| start + i)
     }
 
-    /// Whether branch node `node` is in reachable code.
-    #[must_use]
-    pub fn branch_node_reachable(&self, node: usize) -> bool {
-        self.branches.get(node).is_some_and(|b| b.reachable)
-    }
-
     /// The exception goal of a (method, exception class) pair, if registered.
     #[must_use]
     pub fn exception_goal(

@@ -452,13 +452,16 @@ fn one(
 ) -> Entry {
     let suffix = &batch.config.emit.class_suffix;
     let pair = batch.pairs.get(position);
-    // A pair's file is named after both classes.
+    // A pair's file is named after both classes, in the caller's package.
     let file_class = pair.map_or_else(
         || class.to_string(),
         |p| {
-            // As `Plan::test_class` names it: a nested class as `Outer_Inner`.
-            let simple = |c: &str| c.rsplit(['.', '/']).next().unwrap_or(c).replace('$', "_");
-            format!("{}{}", p.caller.replace('/', "."), simple(&p.callee))
+            let caller = p.caller.replace('/', ".");
+            let name = ferrosuite_cling::pair_name(&p.caller, &p.callee);
+            match caller.rsplit_once('.') {
+                Some((package, _)) => format!("{package}.{name}"),
+                None => name,
+            }
         },
     );
     let (config, renamed, replace) = match target(root, &file_class, suffix, batch.overwrite) {

@@ -49,6 +49,7 @@
 
 pub mod batch;
 pub mod contents;
+pub mod coupling;
 pub mod error;
 pub mod jars;
 pub mod mutation;
@@ -110,6 +111,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+pub use coupling::{CoupledReport, Coupling};
 pub use error::{Error, Result};
 pub use ferrosuite_bytecode::jdk::Jdk;
 pub use jars::JarSearch;
@@ -146,21 +148,6 @@ fn registries() -> (
 #[must_use]
 pub fn algorithms() -> ferrosuite_search::engine::Algorithms {
     registries().1
-}
-
-/// A caller/callee pair of a run (see [`Config::coupling`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Coupling {
-    /// The caller R (binary or internal name).
-    pub caller: String,
-    /// The callee E.
-    pub callee: String,
-    /// Class-integration testing of the pair (Cling): the tests are for R (E when E extends
-    /// R), named R + E + the emit configuration's class suffix unless a class name is given,
-    /// the coupled branches are goals, and a MOSA-family algorithm becomes Cling's search.
-    /// Otherwise the run only measures the pair's coupled-branch coverage of its final tests
-    /// (and targets the pairs when the criteria include `coupled-branch`).
-    pub integration: bool,
 }
 
 /// Settings of one generation run (every class under test gets the same).
@@ -350,30 +337,6 @@ pub struct Generated {
     pub coupled_branches: Option<CoupledReport>,
     /// Things worth telling the user.
     pub notes: Vec<String>,
-}
-
-/// Coupled-branch coverage (Cling's CBC) of a pair by the emitted tests, measured with
-/// ferrosuite's probes on a run of the emitted tests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoupledReport {
-    /// The caller (binary name).
-    pub caller: String,
-    /// The callee (binary name).
-    pub callee: String,
-    /// How they are related (`unrelated`, `caller_is_super`, `caller_is_sub`).
-    pub relation: String,
-    /// The covering methods of the caller.
-    pub covering_methods: Vec<String>,
-    /// Coupled branches taken together by some emitted test.
-    pub covered: usize,
-    /// Coupled branches.
-    pub total: usize,
-    /// The pairs no emitted test covers: (caller branch, callee branch), described.
-    pub uncovered: Vec<(String, String)>,
-    /// Pairs that cannot be measured, not counted in `total`: a branch in a static initialiser
-    /// (it runs once per JVM, not per test) or in a method the instrumentation left alone.
-    #[serde(default)]
-    pub unmeasured: Vec<(String, String)>,
 }
 
 /// Mutation analysis of one class's final tests (see [`mutation`]).
@@ -971,7 +934,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     };
     let class = if config.validate {
         let tools = Tools::new(&jdk, jar_search);
-        validated(
+        validate::validated(
             config,
             &tools,
             release,
@@ -1006,7 +969,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         let mut analyses = vec![analysis.clone()];
         analyses.extend(nested.iter().map(|(_, a)| a.clone()));
         analyses.extend(pair_analyses.iter().map(|(_, a)| a.clone()));
-        match measure_pairs(hc, &config.fitness, &analyses, p, &tests) {
+        match coupling::measure_pairs(hc, &config.fitness, &analyses, p, &tests) {
             Ok(report) => out.coupled_branches = Some(report),
             // The test class stands without the measurement.
             Err(e) => out
@@ -1017,78 +980,6 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     out.class = class;
     out.seconds = started.elapsed().as_secs_f64();
     Ok(out)
-}
-
-/// The coupled-branch coverage of `tests` (the emitted ones), from one run on a host started
-/// with `hc` (which probes the pair's classes), read with a goal set of the pair's goals alone
-/// over `analyses` (the CUT, its nested classes, the pair's other classes). A pair whose
-/// branches have no probe (in a static initialiser, which runs once per JVM, not per test, or
-/// in a method the instrumentation left alone) cannot be measured: it is listed apart and not
-/// counted.
-fn measure_pairs(
-    hc: HostConfig,
-    fitness: &ferrosuite_fitness::Config,
-    analyses: &[Arc<ferrosuite_cfg::ClassAnalysis>],
-    plan: &ferrosuite_cling::Plan,
-    tests: &[Test],
-) -> Result<CoupledReport> {
-    let mut host = Host::start(hc)?;
-    let goals = {
-        let mut b = GoalSet::builder(
-            host.map(),
-            ferrosuite_fitness::Config {
-                criteria: ferrosuite_fitness::Criteria::only(Arc::new(plan.criterion())),
-                ..fitness.clone()
-            },
-        );
-        for a in analyses {
-            // A class the instrumentation left alone has no goals: its pairs are unmeasured.
-            let _ = b.add_class(a, None);
-        }
-        b.build()
-    };
-    let mut covered = std::collections::BTreeSet::new();
-    if !tests.is_empty() {
-        let results = host.run(tests, false)?;
-        for (t, r) in tests.iter().zip(&results) {
-            let trace = ferrosuite_fitness::Trace::from_result(&goals, t, r);
-            covered.extend(goals.covered(&trace));
-        }
-    }
-    drop(host);
-    let by_link: std::collections::BTreeMap<ferrosuite_fitness::Link, ferrosuite_fitness::GoalId> =
-        goals
-            .goals_of(ferrosuite_cling::criterion::NAME)
-            .filter_map(|g| goals.link(g.id).map(|l| (l, g.id)))
-            .collect();
-    let (mut uncovered, mut unmeasured) = (Vec::new(), Vec::new());
-    let mut total = 0;
-    for (pair, described) in plan.pairs.iter().zip(&plan.descriptions) {
-        let goal = ferrosuite_cling::CoupledBranch::nodes(&goals, pair)
-            .and_then(|(r, e)| by_link.get(&ferrosuite_fitness::Link::Pair(r, e)));
-        match goal {
-            None => unmeasured.push(described.clone()),
-            Some(g) => {
-                total += 1;
-                if !covered.contains(g) {
-                    uncovered.push(described.clone());
-                }
-            }
-        }
-    }
-    Ok(CoupledReport {
-        caller: plan.caller.replace('/', "."),
-        callee: plan.callee.replace('/', "."),
-        relation: serde_json::to_value(plan.relation)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default(),
-        covering_methods: plan.covering_names.clone(),
-        covered: total - uncovered.len(),
-        total,
-        uncovered,
-        unmeasured,
-    })
 }
 
 /// Whether `thrown` passed through the class under test (`internal`), one of its nested
@@ -1125,129 +1016,6 @@ fn has_environment_statement(t: &Test) -> bool {
 fn is_agent(jar: &Path) -> bool {
     jar.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("byte-buddy-agent"))
-}
-
-/// Emits, compiles and runs the class, removing what does not compile or fails, until the
-/// rest passes.
-fn validated(
-    config: &Config,
-    tools: &Tools,
-    release: u16,
-    internal: &str,
-    candidates: &mut Vec<EmitTest>,
-    types: &dyn TypeInfo,
-    out: &mut Generated,
-) -> Result<Option<EmittedClass>> {
-    let scratch = match &config.scratch {
-        Some(s) => s.clone(),
-        None => fresh_dir("ferrosuite-validate")?,
-    };
-    // Tests that failed once and got another round without their value assertions.
-    let mut stripped = vec![false; candidates.len()];
-    let result = (|| {
-        for _round in 0..8 {
-            if candidates.is_empty() {
-                return Ok(None);
-            }
-            let class = emit_class(internal, candidates, &config.emit, types)?;
-            let qualified = if class.package.is_empty() {
-                class.class_name.clone()
-            } else {
-                format!("{}.{}", class.package, class.class_name)
-            };
-            let round = validate::check(
-                tools,
-                config.emit.junit,
-                release,
-                &scratch,
-                &class.path,
-                &qualified,
-                &class.source,
-                &class.test_names,
-                &config.classpath,
-            )?;
-            if round.uncompilable.is_empty() && round.failing.is_empty() && round.skipped.is_empty()
-            {
-                return Ok(Some(class));
-            }
-            // A test whose parameterised types do not compile gets another round with raw
-            // types before it goes.
-            let mut retyped_now = vec![false; candidates.len()];
-            for (k, (c, name)) in candidates.iter_mut().zip(&class.test_names).enumerate() {
-                if !c.raw_types && round.uncompilable.contains(name) {
-                    c.raw_types = true;
-                    retyped_now[k] = true;
-                }
-            }
-            out.tests_raw_types += retyped_now.iter().filter(|r| **r).count();
-            // A failing test with value assertions gets one more round without them: a value
-            // the test JVM computes otherwise (a static initialised in another test, a
-            // collaborator's state) is no reason to lose what the test covers. Its
-            // assertions count as unstable.
-            let mut unasserted_now = vec![false; candidates.len()];
-            for (k, (c, name)) in candidates.iter_mut().zip(&class.test_names).enumerate() {
-                if round.failing.contains(name) && !stripped[k] && !c.assertions.is_empty() {
-                    out.assertions_unstable += c.assertions.len();
-                    c.assertions.clear();
-                    stripped[k] = true;
-                    unasserted_now[k] = true;
-                }
-            }
-            let mut dropped_uncompilable = 0;
-            let mut dropped_failing = 0;
-            let keep: Vec<bool> = class
-                .test_names
-                .iter()
-                .enumerate()
-                .map(|(k, name)| {
-                    let uncompilable = round.uncompilable.contains(name) && !retyped_now[k];
-                    let failing = round.failing.contains(name) && !unasserted_now[k];
-                    dropped_uncompilable += usize::from(uncompilable);
-                    dropped_failing += usize::from(failing);
-                    // A test skipped in its own run (a mock called for what it did not
-                    // stub) tests nothing.
-                    !(uncompilable || failing || round.skipped.contains(name))
-                })
-                .collect();
-            let mut k = 0;
-            candidates.retain(|_| {
-                k += 1;
-                keep[k - 1]
-            });
-            let mut k = 0;
-            stripped.retain(|_| {
-                k += 1;
-                keep[k - 1]
-            });
-            out.tests_uncompilable += dropped_uncompilable;
-            out.tests_failing += dropped_failing;
-            out.tests_skipped += round.skipped.len();
-        }
-        Err(Error::Tool(
-            "validation did not converge after 8 rounds of removing tests".into(),
-        ))
-    })();
-    if config.scratch.is_none() {
-        let _ = std::fs::remove_dir_all(&scratch);
-    }
-    result
-}
-
-/// A new, empty directory under the system's temporary directory.
-fn fresh_dir(base: &str) -> Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    for attempt in 0..1000u32 {
-        let dir =
-            std::env::temp_dir().join(format!("{base}-{}-{nanos:x}-{attempt}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::Tool(format!("{}: {e}", dir.display()))),
-        }
-    }
-    Err(Error::Tool("no fresh scratch directory".into()))
 }
 
 /// Writes `class` under the source root `out` (`out/p/q/FooTest.java`). An existing file is

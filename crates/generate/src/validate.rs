@@ -26,8 +26,11 @@ use std::time::{Duration, Instant};
 use ferrosuite_bytecode::jdk::Jdk;
 use ferrosuite_emit::JUnit;
 
+use ferrosuite_emit::{EmitTest, EmittedClass, TypeInfo, emit_class};
+
 use crate::error::{Error, Result};
 use crate::jars::JarSearch;
+use crate::{Config, Generated};
 
 /// The Java tools and where the jars of the tests come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -447,6 +450,129 @@ fn join(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(":")
+}
+
+/// Emits, compiles and runs the class, removing what does not compile or fails, until the
+/// rest passes.
+pub(crate) fn validated(
+    config: &Config,
+    tools: &Tools,
+    release: u16,
+    internal: &str,
+    candidates: &mut Vec<EmitTest>,
+    types: &dyn TypeInfo,
+    out: &mut Generated,
+) -> Result<Option<EmittedClass>> {
+    let scratch = match &config.scratch {
+        Some(s) => s.clone(),
+        None => fresh_dir("ferrosuite-validate")?,
+    };
+    // Tests that failed once and got another round without their value assertions.
+    let mut stripped = vec![false; candidates.len()];
+    let result = (|| {
+        for _round in 0..8 {
+            if candidates.is_empty() {
+                return Ok(None);
+            }
+            let class = emit_class(internal, candidates, &config.emit, types)?;
+            let qualified = if class.package.is_empty() {
+                class.class_name.clone()
+            } else {
+                format!("{}.{}", class.package, class.class_name)
+            };
+            let round = check(
+                tools,
+                config.emit.junit,
+                release,
+                &scratch,
+                &class.path,
+                &qualified,
+                &class.source,
+                &class.test_names,
+                &config.classpath,
+            )?;
+            if round.uncompilable.is_empty() && round.failing.is_empty() && round.skipped.is_empty()
+            {
+                return Ok(Some(class));
+            }
+            // A test whose parameterised types do not compile gets another round with raw
+            // types before it goes.
+            let mut retyped_now = vec![false; candidates.len()];
+            for (k, (c, name)) in candidates.iter_mut().zip(&class.test_names).enumerate() {
+                if !c.raw_types && round.uncompilable.contains(name) {
+                    c.raw_types = true;
+                    retyped_now[k] = true;
+                }
+            }
+            out.tests_raw_types += retyped_now.iter().filter(|r| **r).count();
+            // A failing test with value assertions gets one more round without them: a value
+            // the test JVM computes otherwise (a static initialised in another test, a
+            // collaborator's state) is no reason to lose what the test covers. Its
+            // assertions count as unstable.
+            let mut unasserted_now = vec![false; candidates.len()];
+            for (k, (c, name)) in candidates.iter_mut().zip(&class.test_names).enumerate() {
+                if round.failing.contains(name) && !stripped[k] && !c.assertions.is_empty() {
+                    out.assertions_unstable += c.assertions.len();
+                    c.assertions.clear();
+                    stripped[k] = true;
+                    unasserted_now[k] = true;
+                }
+            }
+            let mut dropped_uncompilable = 0;
+            let mut dropped_failing = 0;
+            let keep: Vec<bool> = class
+                .test_names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let uncompilable = round.uncompilable.contains(name) && !retyped_now[k];
+                    let failing = round.failing.contains(name) && !unasserted_now[k];
+                    dropped_uncompilable += usize::from(uncompilable);
+                    dropped_failing += usize::from(failing);
+                    // A test skipped in its own run (a mock called for what it did not
+                    // stub) tests nothing.
+                    !(uncompilable || failing || round.skipped.contains(name))
+                })
+                .collect();
+            let mut k = 0;
+            candidates.retain(|_| {
+                k += 1;
+                keep[k - 1]
+            });
+            let mut k = 0;
+            stripped.retain(|_| {
+                k += 1;
+                keep[k - 1]
+            });
+            out.tests_uncompilable += dropped_uncompilable;
+            out.tests_failing += dropped_failing;
+            out.tests_skipped += round.skipped.len();
+        }
+        Err(Error::Tool(
+            "validation did not converge after 8 rounds of removing tests".into(),
+        ))
+    })();
+    if config.scratch.is_none() {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    result
+}
+
+/// A new, empty directory under the system's temporary directory.
+pub(crate) fn fresh_dir(base: &str) -> Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for attempt in 0..1000u32 {
+        let dir =
+            std::env::temp_dir().join(format!("{base}-{}-{nanos:x}-{attempt}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::Tool(format!("{}: {e}", dir.display()))),
+        }
+    }
+    Err(Error::Tool("no fresh scratch directory".into()))
 }
 
 #[cfg(test)]

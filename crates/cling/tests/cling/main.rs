@@ -175,18 +175,24 @@ fn a_pair_is_covered_by_one_test_taking_both_branches_with_clings_fitness() {
     assert!(goals.suite_fitness(&[&traces[1]]).total > 0.0);
 }
 
-fn cling_search(p: &Plan, seed: u64) -> Option<(Vec<Test>, usize, usize)> {
+/// A search of the pair's class under test by `algorithm` over the pair's goals; the result
+/// and the number of goals.
+fn search_pair(
+    p: &Plan,
+    algorithm: &dyn ferrosuite_search::engine::Algorithm,
+    budget: Budget,
+    seed: u64,
+) -> Option<(ferrosuite_search::engine::SearchResult, usize)> {
     let (mut host, goals) = host_and_goals(p)?;
     let cp = classpath();
     let cluster = TestCluster::build(&cp, &p.cut, &ClusterConfig::default()).unwrap();
     let constants = harvest_nested(&cp, &p.cut).unwrap();
     let mut factory = Factory::new(&cluster, constants, Config::default()).unwrap();
     let total = goals.goals().len();
-    let mut eval = Evaluator::new(&mut host, goals, Budget::statements(30_000));
+    let mut eval = Evaluator::new(&mut host, goals, budget);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let algorithm = p.algorithm(false);
     let result = search(
-        &algorithm,
+        algorithm,
         &EngineConfig::default(),
         &mut factory,
         &mut eval,
@@ -194,6 +200,11 @@ fn cling_search(p: &Plan, seed: u64) -> Option<(Vec<Test>, usize, usize)> {
         &mut ferrosuite_search::engine::Quiet,
     )
     .unwrap();
+    Some((result, total))
+}
+
+fn cling_search(p: &Plan, seed: u64) -> Option<(Vec<Test>, usize, usize)> {
+    let (result, total) = search_pair(p, &p.algorithm(false), Budget::statements(30_000), seed)?;
     Some((result.tests, result.covered.len(), total))
 }
 
@@ -263,29 +274,11 @@ impl ferrosuite_search::engine::Algorithm for BarrenSearch {
 #[test]
 fn a_breeding_that_keeps_no_offspring_ends_the_search() {
     let p = plan("cling.Person", "cling.Car");
-    let Some((mut host, goals)) = host_and_goals(&p) else {
+    // A budget the initial population alone never spends.
+    let Some((result, _)) = search_pair(&p, &BarrenSearch, Budget::statements(100_000_000), 1)
+    else {
         return;
     };
-    let cp = classpath();
-    let cluster = TestCluster::build(&cp, &p.cut, &ClusterConfig::default()).unwrap();
-    let mut factory = Factory::new(
-        &cluster,
-        harvest_nested(&cp, &p.cut).unwrap(),
-        Config::default(),
-    )
-    .unwrap();
-    // A budget the initial population alone never spends.
-    let mut eval = Evaluator::new(&mut host, goals, Budget::statements(100_000_000));
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let result = search(
-        &BarrenSearch,
-        &EngineConfig::default(),
-        &mut factory,
-        &mut eval,
-        &mut rng,
-        &mut ferrosuite_search::engine::Quiet,
-    )
-    .unwrap();
     assert!(
         result.usage.generations <= 1 + ferrosuite_search::engine::MAX_BARREN_GENERATIONS as u64,
         "{:?}",
