@@ -18,6 +18,7 @@ mod analyze;
 mod generate;
 mod integration;
 mod project;
+mod record;
 mod run;
 
 /// The allocator of the master and of the workers (the binary is its own worker): see the
@@ -182,6 +183,9 @@ enum Command {
     /// coupled branches, tests named <Caller><Callee>IT; the report gives each pair's
     /// coupled-branch coverage.
     Integration(Box<integration::Request>),
+    /// Run a Java program with trace probes and record the calls of its classes (receiver,
+    /// arguments, calls on collaborators, result) into a trace store, for carving tests.
+    Record(Box<record::Request>),
     /// Join the JSON reports of the shards of a `generate --shard` run into one report.
     Merge {
         /// The shards' reports (ferrosuite-report.json of each).
@@ -432,6 +436,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }),
         Command::Generate(request) => generate::run(&request, &algorithms()),
         Command::Integration(request) => integration::run(&request, &algorithms()),
+        Command::Record(request) => record::run(&request),
         Command::Merge { reports, out } => generate::merge_reports(&reports, out.as_deref()),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)

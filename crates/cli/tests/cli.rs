@@ -5,6 +5,7 @@
 
 mod common;
 mod integration;
+mod record;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

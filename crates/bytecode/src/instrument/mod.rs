@@ -27,6 +27,7 @@ pub mod mutation;
 pub mod offline;
 pub mod probes;
 pub mod random;
+pub mod record;
 pub mod redirect;
 pub mod sandbox;
 pub mod system;

@@ -20,6 +20,7 @@ mod hierarchy;
 mod instrument;
 mod java;
 mod mutation;
+mod record;
 mod roundtrip;
 mod sandbox_rewrite;
 mod sandbox_runs;

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Recording benchmark (issue 35): real programs from Debian's packages run plain and under
+`ferrosuite record`, RUNS times each, alternating; per program the median wall time of both, the
+slowdown (ratio of the medians), whether the output and exit code were the same, and what the
+recording stored (calls, store size, write rate, what was skipped).
+
+    benches/scripts/record-programs.py OUT [PROGRAM...]
+    BIN=target/release/ferrosuite RUNS=3 benches/scripts/record-programs.py /tmp/rec rhino jflex
+
+Programs (Debian packages rhino, jflex, javacc, bsh; workloads in benches/workloads):
+rhino (its shell running rhino.js), jflex (generating the scanner of its Java example
+grammar), javacc (generating the parser of calc.jj), bsh (BeanShell running work.bsh).
+Writes OUT/<program>-<k>.db (the last run's store is kept), OUT/results.jsonl and
+OUT/summary.md.
+"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+WL = os.path.join(ROOT, "benches", "workloads")
+J = "/usr/share/java"
+
+
+def programs(tmp):
+    return {
+        "rhino": {
+            "include": ["org.mozilla.javascript"],
+            "exclude": ["org.mozilla.javascript.gen"],
+            "command": ["java", "-cp", f"{J}/rhino.jar", "org.mozilla.javascript.tools.shell.Main",
+                        os.path.join(WL, "rhino.js")],
+        },
+        "jflex": {
+            "include": ["jflex"],
+            "exclude": [],
+            "command": ["java", "-jar", f"{J}/jflex.jar", "-q", "-d", os.path.join(tmp, "jflex-out"),
+                        "/usr/share/doc/jflex/examples/java/java.flex"],
+        },
+        "javacc": {
+            "include": ["org.javacc"],
+            "exclude": [],
+            "command": ["java", "-cp", f"{J}/javacc.jar", "javacc",
+                        "-OUTPUT_DIRECTORY=" + os.path.join(tmp, "javacc-out"), os.path.join(WL, "calc.jj")],
+        },
+        "bsh": {
+            "include": ["bsh"],
+            "exclude": [],
+            "command": ["java", "-cp", f"{J}/bsh.jar", "bsh.Interpreter", os.path.join(WL, "work.bsh")],
+        },
+    }
+
+
+def timed(cmd, out):
+    # Generators write into OUT/*-out: start each run from nothing, so that both runs print the
+    # same thing.
+    for d in ("jflex-out", "javacc-out"):
+        shutil.rmtree(os.path.join(out, d), ignore_errors=True)
+    t = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True)
+    return time.monotonic() - t, p
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    out = os.path.abspath(sys.argv[1])
+    os.makedirs(out, exist_ok=True)
+    progs = programs(out)
+    names = sys.argv[2:] or list(progs)
+    runs = int(os.environ.get("RUNS", "3"))
+    binary = os.environ.get("BIN", os.path.join(ROOT, "target", "release", "ferrosuite"))
+    results = []
+    for name in names:
+        p = progs[name]
+        plain, recorded, summaries, same = [], [], [], True
+        for k in range(runs):
+            t, a = timed(p["command"], out)
+            plain.append(t)
+            store = os.path.join(out, f"{name}.db")
+            if os.path.exists(store):
+                os.remove(store)
+            cmd = [binary, "record", "--store", store, "--json"]
+            for i in p["include"]:
+                cmd += ["--include", i]
+            for e in p["exclude"]:
+                cmd += ["--exclude", e]
+            t, b = timed(cmd + ["--"] + p["command"], out)
+            recorded.append(t)
+            if a.stdout != b.stdout or a.returncode != b.returncode:
+                same = False
+            err = b.stderr.decode("utf-8", "replace")
+            # The summary is the last JSON object on standard error (the program may write there too).
+            at = err.rfind("\n{\n")
+            try:
+                summaries.append(json.loads(err[at + 1:] if at >= 0 else err))
+            except ValueError:
+                summaries.append({"error": b.stderr.decode("utf-8", "replace")[-2000:]})
+        s = summaries[-1]
+        row = {
+            "program": name,
+            "runs": runs,
+            "plain_s": statistics.median(plain),
+            "recorded_s": statistics.median(recorded),
+            "slowdown": statistics.median(recorded) / statistics.median(plain),
+            "same_output_and_exit": same,
+            "exit_code": s.get("exit_code"),
+            "classes": s.get("classes"),
+            "methods": s.get("methods"),
+            "methods_called": s.get("methods_called"),
+            "calls": s.get("calls"),
+            "skipped": s.get("skipped"),
+            "truncated_calls": s.get("truncated_calls"),
+            "trace_mib": (s.get("trace_bytes") or 0) / 2**20,
+            "store_mib": (s.get("store_bytes") or 0) / 2**20,
+            "store_calls_per_s": s.get("store_calls_per_s"),
+            "failed_classes": s.get("failed_classes"),
+        }
+        results.append(row)
+        print(json.dumps(row), flush=True)
+    with open(os.path.join(out, "results.jsonl"), "w") as f:
+        for r in results:
+            f.write(json.dumps(r) + "\n")
+    lines = ["| program | plain (s) | recorded (s) | slowdown | same output | calls stored | repeats | unfinished | dropped | store (MiB) | calls/s written |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        sk = r["skipped"] or {}
+        lines.append(
+            f"| {r['program']} | {r['plain_s']:.2f} | {r['recorded_s']:.2f} | {r['slowdown']:.1f}x | "
+            f"{'yes' if r['same_output_and_exit'] else 'NO'} | {r['calls']} | {sk.get('repeats')} | "
+            f"{sk.get('unfinished')} | {sk.get('dropped')} | {r['store_mib']:.1f} | {r['store_calls_per_s'] or 0:.0f} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text)
+    print(text)
+    shutil.rmtree(os.path.join(out, "jflex-out"), ignore_errors=True)
+    shutil.rmtree(os.path.join(out, "javacc-out"), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

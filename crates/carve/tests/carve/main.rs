@@ -1,0 +1,183 @@
+//! Integration tests of the carving crate: recording the `shop` fixture program
+//! (`fixtures/carve/shop`) on a real JVM and reading the store back.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+use std::path::{Path, PathBuf};
+
+use ferrosuite_bytecode::instrument::record::RecordFilter;
+use ferrosuite_carve::model::{CallKind, Event, Outcome, Value};
+use ferrosuite_carve::record::{RecordConfig, record};
+use ferrosuite_carve::store::Store;
+use ferrosuite_testkit::{javac, repo, scratch};
+
+const TMP: &str = env!("CARGO_TARGET_TMPDIR");
+
+/// The shop program compiled (Java 8 class files) into a fresh directory.
+fn shop(name: &str) -> PathBuf {
+    let dir = scratch(TMP, name);
+    let src = repo().join("fixtures/carve/shop/src");
+    let sources: Vec<PathBuf> = ["shop/PriceList.java", "shop/Cart.java", "shop/Main.java"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    javac(&src, &sources, &[], &dir.join("classes")).unwrap();
+    dir
+}
+
+fn shop_config(dir: &Path, java: &str) -> RecordConfig {
+    let mut cfg = RecordConfig::new(
+        dir.join("trace.db"),
+        vec![
+            java.to_string(),
+            "-cp".into(),
+            dir.join("classes").display().to_string(),
+            "shop.Main".into(),
+        ],
+    );
+    cfg.filter = RecordFilter {
+        include: vec!["shop".into()],
+        exclude: Vec::new(),
+    };
+    cfg
+}
+
+fn method_id(store: &Store, run: i64, class: &str, name: &str) -> u32 {
+    store
+        .methods(run)
+        .unwrap()
+        .into_iter()
+        .find(|m| m.class == class && m.name == name)
+        .unwrap_or_else(|| panic!("{class}.{name} not in the store"))
+        .id
+}
+
+#[test]
+fn records_calls_interactions_and_static_reads_of_the_shop() {
+    let dir = shop("record-shop");
+    let cfg = shop_config(&dir, "java");
+    let s = record(&cfg).unwrap();
+    // One cart cannot be priced: the program's own exit code comes back.
+    assert_eq!(s.exit_code, 1);
+    assert!(s.connected && s.complete, "{s:?}");
+    assert_eq!(s.classes, 3);
+    assert!(s.failed.is_empty(), "{:?}", s.failed);
+    assert_eq!(s.dropped, 0);
+    let store = Store::open(&cfg.store).unwrap();
+    let run = store.last_run().unwrap().unwrap();
+    assert_eq!(run, s.run);
+    let total = store
+        .calls(run, method_id(&store, run, "shop/Cart", "total"))
+        .unwrap();
+    assert_eq!(total.len(), 5, "{total:#?}");
+    // Each total asks the price list (a collaborator held in a field) for every item, and
+    // reads the discount; calls on the cart's own list are state, not interactions.
+    let priced: Vec<Vec<&Event>> = total
+        .iter()
+        .map(|c| {
+            c.events
+                .iter()
+                .filter(|e| matches!(e, Event::Call { .. }))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        priced.iter().map(Vec::len).collect::<Vec<_>>(),
+        vec![3, 2, 1, 1, 3]
+    );
+    let kiwi = &total[3];
+    assert_eq!(
+        kiwi.outcome,
+        Outcome::Threw {
+            exception: ferrosuite_carve::model::Thrown {
+                class: "java.lang.IllegalStateException".into(),
+                message: Some("no price for kiwi".into()),
+            }
+        }
+    );
+    let Event::Call { outcome, .. } = priced[3][0] else {
+        unreachable!()
+    };
+    assert!(matches!(outcome, Some(Outcome::Threw { .. })));
+    let discounted = &total[4];
+    assert_eq!(
+        discounted.outcome,
+        Outcome::Returned {
+            value: Value::Long { v: 585 }
+        }
+    );
+    assert!(discounted.events.iter().any(|e| matches!(
+        e,
+        Event::StaticRead {
+            value: Value::Int { v: 10 },
+            ..
+        }
+    )));
+    // The receiver comes with its state: the price list inside, the items.
+    let Value::Object { class, fields, .. } = &discounted.receiver else {
+        panic!("{:?}", discounted.receiver)
+    };
+    assert_eq!(class, "shop.Cart");
+    assert!(
+        fields
+            .iter()
+            .any(|f| f.name == "count" && f.value == Value::Int { v: 3 })
+    );
+    // Constructors are recorded with their arguments and the object they built.
+    let ctor = store
+        .calls(run, method_id(&store, run, "shop/PriceList", "<init>"))
+        .unwrap();
+    assert_eq!(ctor.len(), 1);
+    assert_eq!(ctor[0].kind, CallKind::Constructor);
+    assert!(matches!(ctor[0].after, Value::Object { .. }));
+    // Repeats (the same cart built from the same price list) are counted, not stored.
+    assert!(s.repeats > 0);
+}
+
+#[test]
+fn a_second_run_is_added_and_a_foreign_file_is_refused_untouched() {
+    let dir = shop("record-twice");
+    let cfg = shop_config(&dir, "java");
+    let a = record(&cfg).unwrap();
+    let b = record(&cfg).unwrap();
+    assert_eq!(b.run, a.run + 1);
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "my notes\n").unwrap();
+    let mut bad = shop_config(&dir, "java");
+    bad.store = text.clone();
+    let e = record(&bad).unwrap_err().to_string();
+    assert!(e.contains("notes.txt") && e.contains("not touched"), "{e}");
+    assert_eq!(std::fs::read_to_string(&text).unwrap(), "my notes\n");
+}
+
+#[test]
+fn a_command_that_starts_no_jvm_records_nothing_and_keeps_its_exit_code() {
+    let dir = scratch(TMP, "record-nojvm");
+    let cfg = RecordConfig::new(
+        dir.join("t.db"),
+        vec!["sh".into(), "-c".into(), "exit 7".into()],
+    );
+    let s = record(&cfg).unwrap();
+    assert_eq!(s.exit_code, 7);
+    assert!(!s.connected);
+    assert_eq!(s.calls, 0);
+    let e = record(&RecordConfig::new(dir.join("t.db"), Vec::new())).unwrap_err();
+    assert!(e.to_string().contains("no command"), "{e}");
+}
+
+#[test]
+fn records_on_a_java_25_jvm_too() {
+    let Some(home) = ["/usr/lib/jvm/temurin-25-jdk-amd64"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|h| h.join("bin/java").is_file())
+    else {
+        eprintln!("no JDK 25: skipped");
+        return;
+    };
+    let dir = shop("record-java25");
+    let cfg = shop_config(&dir, &home.join("bin/java").display().to_string());
+    let s = record(&cfg).unwrap();
+    assert_eq!(s.exit_code, 1);
+    assert!(s.complete && s.calls > 20, "{s:?}");
+}

@@ -1,0 +1,695 @@
+package org.ferrosuite.rt.rec;
+
+import java.io.DataOutputStream;
+import java.lang.reflect.Field;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What instrumented code calls while a program is recorded (see the Rust side's
+ * {@code instrument::record}): one frame per call of an included method on a per-thread stack,
+ * encoded as it happens and handed to a daemon writer thread when the call ends.
+ *
+ * <p>A method is recorded until it has {@code max} distinct calls (calls whose receiver and
+ * arguments, without identities, hash alike are repeats) or has been seen {@code 20 * max}
+ * times; then {@link #live} is false and its wrapper goes straight to the body. Only recorded
+ * calls have frames: a call site's bridge and a static read name the method they are in, and
+ * count for the innermost recorded call only when it is that method's (a method that is not
+ * recorded, running inside a recorded one, is not taken for it). A call on an object of another
+ * class is kept when that object came in through the receiver's state or the arguments, or was
+ * returned by such a call (a collaborator). Probes do nothing while the recorder itself runs (it never calls the
+ * program's methods on purpose; an exception's {@code getMessage} is the one exception).
+ *
+ * <p>Record layout (big-endian; the Rust decoder in {@code ferrosuite-carve} reads it): a
+ * length-prefixed frame per record, {@code 1} a call, {@code 2} the end of the run with the
+ * per-method counts.
+ */
+public final class Recorder {
+    /** The identity field of instrumented classes. */
+    static final String ID_FIELD = "__ferrosuite$id";
+
+    static final int REC_CALL = 1;
+    static final int REC_END = 2;
+    static final int EV_CALL = 0x21;
+    static final int EV_RESULT = 0x22;
+    static final int EV_THREW = 0x23;
+    static final int EV_STATIC = 0x24;
+    static final int EV_END = 0x2f;
+
+    private static final int BACKLOG_LIMIT = 64 << 20;
+    /** Values per snapshot of the hashing pass that finds repeats. */
+    private static final int HASH_VALUES = 64;
+
+    private static volatile boolean on;
+    private static Config cfg;
+    private static final Object LOCK = new Object();
+    /** Per method: 1 once it is no longer recorded. */
+    private static volatile byte[] done = new byte[0];
+    private static int[] seen = new int[0];
+    private static int[] recorded = new int[0];
+    private static int[] repeats = new int[0];
+    private static int[] cut = new int[0];
+    @SuppressWarnings("unchecked")
+    private static HashSet<Long>[] hashes = new HashSet[0];
+    private static final AtomicLong SEQ = new AtomicLong();
+    private static final AtomicLong NEXT_OBJECT = new AtomicLong();
+    private static final AtomicInteger ACTIVE = new AtomicInteger();
+    private static final AtomicLong DROPPED = new AtomicLong();
+    private static final AtomicLong UNFINISHED = new AtomicLong();
+
+    private static final ThreadLocal<Local> LOCAL = new ThreadLocal<Local>() {
+        @Override
+        protected Local initialValue() {
+            return new Local();
+        }
+    };
+
+    private static final ClassValue<Field> ID = new ClassValue<Field>() {
+        @Override
+        protected Field computeValue(Class<?> c) {
+            try {
+                Field f = c.getDeclaredField(ID_FIELD);
+                f.setAccessible(true);
+                return f;
+            } catch (Throwable e) {
+                return null;
+            }
+        }
+    };
+
+    private static Writer writer;
+
+    private Recorder() {
+    }
+
+    /** One call on a thread's stack. */
+    static final class Frame {
+        int method;
+        boolean init;
+        Encoder enc;
+        long callId;
+        Object receiver;
+        /** Where the receiver's state before the call lies in the record. */
+        int receiverStart;
+        int receiverEnd;
+        IdentityHashMap<Object, Boolean> collaborators;
+        /** Events written (calls on collaborators, static reads). */
+        int events;
+        /** A call on a collaborator is running: what happens inside it is not this call's. */
+        boolean inCall;
+    }
+
+    /** A thread's stack and re-entry guard. */
+    static final class Local {
+        Frame[] stack = new Frame[16];
+        int size;
+        boolean busy;
+
+        void push(Frame f) {
+            if (size == stack.length) {
+                Frame[] s = new Frame[size * 2];
+                System.arraycopy(stack, 0, s, 0, size);
+                stack = s;
+            }
+            stack[size++] = f;
+        }
+
+        Frame pop() {
+            Frame f = stack[--size];
+            stack[size] = null;
+            return f;
+        }
+
+        Frame top() {
+            return size == 0 ? null : stack[size - 1];
+        }
+
+        long parentCall() {
+            return size == 0 ? 0 : stack[size - 1].callId;
+        }
+    }
+
+    static void start(Config c, DataOutputStream out) {
+        cfg = c;
+        writer = new Writer(out);
+        Thread t = new Thread(writer, "ferrosuite-recorder");
+        t.setDaemon(true);
+        t.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                finish();
+            }
+        }, "ferrosuite-recorder-end"));
+        on = true;
+    }
+
+    /** The recorder's identity of an object of an instrumented class (0 for others). */
+    static long idOf(Object o) {
+        Field f = ID.get(o.getClass());
+        if (f == null) {
+            return 0;
+        }
+        try {
+            long id = f.getLong(o);
+            if (id == 0) {
+                id = -NEXT_OBJECT.incrementAndGet();
+                f.setLong(o, id);
+            }
+            return id;
+        } catch (Throwable e) {
+            return 0;
+        }
+    }
+
+    private static void grow(int id) {
+        synchronized (LOCK) {
+            if (id < seen.length) {
+                return;
+            }
+            int n = Math.max(id + 1, seen.length * 2 + 64);
+            byte[] d = new byte[n];
+            System.arraycopy(done, 0, d, 0, done.length);
+            seen = java.util.Arrays.copyOf(seen, n);
+            recorded = java.util.Arrays.copyOf(recorded, n);
+            repeats = java.util.Arrays.copyOf(repeats, n);
+            cut = java.util.Arrays.copyOf(cut, n);
+            hashes = java.util.Arrays.copyOf(hashes, n);
+            done = d;
+        }
+    }
+
+    /** Whether a wrapper reports this call: the method is still recorded. */
+    public static boolean live(int id) {
+        if (!on) {
+            return false;
+        }
+        byte[] d = done;
+        return id >= d.length || d[id] == 0;
+    }
+
+    /** Whether a constructor reports this call (as {@link #live}). */
+    public static boolean liveInit(int id) {
+        return live(id);
+    }
+
+    /** The innermost recorded call on this thread when it is a call of {@code caller}. */
+    private static Frame current(Local l, int caller) {
+        Frame f = l.top();
+        return f != null && f.method == caller ? f : null;
+    }
+
+    /** Whether a call site or static read in method {@code caller} is to be reported. */
+    public static boolean recording(int caller) {
+        if (!on || ACTIVE.get() == 0) {
+            return false;
+        }
+        return current(LOCAL.get(), caller) != null;
+    }
+
+    /**
+     * A wrapped method starts; returns the token its exit passes back (-1: nothing pushed).
+     */
+    public static int enter(int id, Object receiver, Object[] args) {
+        if (!on) {
+            return -1;
+        }
+        Local l = LOCAL.get();
+        if (l.busy) {
+            return -1;
+        }
+        l.busy = true;
+        try {
+            int token = l.size;
+            Frame f = begin(l, id, false, receiver, args);
+            if (f == null) {
+                return -1;
+            }
+            l.push(f);
+            return token;
+        } catch (Throwable t) {
+            return -1;
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** A constructor starts (no receiver yet). */
+    public static void enterInit(int id, Object[] args) {
+        if (!on) {
+            return;
+        }
+        Local l = LOCAL.get();
+        if (l.busy) {
+            return;
+        }
+        l.busy = true;
+        try {
+            Frame f = begin(l, id, true, null, args);
+            if (f != null) {
+                l.push(f);
+            }
+        } catch (Throwable t) {
+            // Unrecorded call.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** Decides whether the call is recorded and writes its start; null when nothing is pushed. */
+    private static Frame begin(Local l, int id, boolean init, Object receiver, Object[] args) {
+        if (id >= seen.length) {
+            grow(id);
+        }
+        Frame f = new Frame();
+        f.method = id;
+        f.init = init;
+        boolean record;
+        synchronized (LOCK) {
+            record = done[id] == 0;
+            if (record) {
+                seen[id]++;
+                if (seen[id] > 20 * cfg.maxPerMethod) {
+                    done[id] = 1;
+                    record = false;
+                }
+            }
+        }
+        if (!record) {
+            return null;
+        }
+        // A cheap pass first: the inputs' hash over the first HASH_VALUES values of each
+        // snapshot, so that a repeat costs no full snapshot.
+        Encoder probe = new Encoder(cfg, HASH_VALUES);
+        probe.hashing = true;
+        probe.dry = true;
+        probe.u32(id);
+        probe.snapshot(null);
+        probe.value(receiver, cfg.depth);
+        for (Object a : args) {
+            probe.snapshot(null);
+            probe.value(a, cfg.depth);
+        }
+        long h = probe.hash;
+        synchronized (LOCK) {
+            if (hashes[id] == null) {
+                hashes[id] = new HashSet<Long>();
+            }
+            if (!hashes[id].add(h)) {
+                repeats[id]++;
+                return null;
+            }
+        }
+        Encoder e = new Encoder(cfg);
+        f.callId = SEQ.incrementAndGet();
+        f.receiver = receiver;
+        f.collaborators = new IdentityHashMap<Object, Boolean>();
+        e.u32(0);
+        e.u8(REC_CALL);
+        e.u8(init ? 2 : 1);
+        e.u32(id);
+        e.u64(f.callId);
+        e.u64(l.parentCall());
+        e.u64(Thread.currentThread().getId());
+        e.snapshot(f.collaborators);
+        if (receiver == null) {
+            e.u8(Encoder.NULL);
+            e.id64(0);
+        } else {
+            f.receiverStart = e.len;
+            e.value(receiver, cfg.depth);
+            f.receiverEnd = e.len;
+            e.id64(idOf(receiver));
+        }
+        e.u16(args.length);
+        for (Object a : args) {
+            e.value(a, cfg.depth);
+        }
+        f.collaborators.remove(receiver);
+        f.enc = e;
+        ACTIVE.incrementAndGet();
+        return f;
+    }
+
+    /** A wrapped method returns (a {@code void} method passes null). */
+    public static void exit(Object value, int token) {
+        end(token, value, null);
+    }
+
+    /** A wrapped method throws. */
+    public static void thrown(Throwable t, int token) {
+        end(token, null, t);
+    }
+
+    private static void end(int token, Object value, Throwable thrown) {
+        if (token < 0) {
+            return;
+        }
+        Local l = LOCAL.get();
+        if (l.busy || token >= l.size) {
+            return;
+        }
+        l.busy = true;
+        try {
+            while (l.size > token + 1) {
+                discard(l.pop());
+            }
+            finishFrame(l.pop(), value, thrown, null);
+        } catch (Throwable t) {
+            // The record is lost; the program goes on.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** A constructor returns normally: its object is built. */
+    public static void exitInit(Object self, int id) {
+        if (!on) {
+            return;
+        }
+        Local l = LOCAL.get();
+        Frame top = l.top();
+        if (l.busy || top == null || !top.init || top.method != id) {
+            return;
+        }
+        l.busy = true;
+        try {
+            Frame f = l.pop();
+            {
+                Field idField = ID.get(self.getClass());
+                if (idField != null && idField.getDeclaringClass() == self.getClass()) {
+                    idField.setLong(self, f.callId);
+                }
+            }
+            finishFrame(f, null, null, self);
+        } catch (Throwable t) {
+            // The record is lost.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    private static void discard(Frame f) {
+        ACTIVE.decrementAndGet();
+        UNFINISHED.incrementAndGet();
+    }
+
+    private static void finishFrame(Frame f, Object value, Throwable thrown, Object built) {
+        Encoder e = f.enc;
+        ACTIVE.decrementAndGet();
+        e.u8(EV_END);
+        if (thrown != null) {
+            e.u8(1);
+            e.exception(thrown);
+        } else {
+            e.u8(0);
+            e.snapshot(null);
+            e.value(value, cfg.depth);
+        }
+        Object after = built != null ? built : f.receiver;
+        e.snapshot(null);
+        if (after == null) {
+            e.u8(Encoder.NULL);
+        } else {
+            int start = e.len;
+            e.value(after, cfg.depth);
+            if (built == null && sameBytes(e.buf, start, e.len, f.receiverStart, f.receiverEnd)) {
+                e.len = start;
+                e.u8(Encoder.SAME);
+            }
+        }
+        e.u8(e.truncated ? 1 : 0);
+        int n = e.len - 4;
+        e.buf[0] = (byte) (n >>> 24);
+        e.buf[1] = (byte) (n >>> 16);
+        e.buf[2] = (byte) (n >>> 8);
+        e.buf[3] = (byte) n;
+        boolean last;
+        synchronized (LOCK) {
+            recorded[f.method]++;
+            last = recorded[f.method] >= cfg.maxPerMethod;
+            if (last) {
+                done[f.method] = 1;
+            }
+        }
+        if (!writer.offer(e.bytes())) {
+            DROPPED.incrementAndGet();
+        }
+    }
+
+    private static boolean sameBytes(byte[] b, int s1, int e1, int s2, int e2) {
+        if (e1 - s1 != e2 - s2) {
+            return false;
+        }
+        for (int i = 0; i < e1 - s1; i++) {
+            if (b[s1 + i] != b[s2 + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The recorded call of {@code caller} making a call on a collaborator, or null. */
+    private static Frame collaboratorFrame(Local l, int caller, Object receiver) {
+        Frame f = current(l, caller);
+        if (f == null || f.inCall || receiver == null || !f.collaborators.containsKey(receiver)
+                || isState(receiver) || !roomFor(f)) {
+            return null;
+        }
+        return f;
+    }
+
+    /** Whether the call may record one more event (else it is marked truncated). */
+    private static boolean roomFor(Frame f) {
+        if (f.events >= cfg.events) {
+            f.enc.truncated = true;
+            return false;
+        }
+        f.events++;
+        return true;
+    }
+
+    /**
+     * JDK containers and values: part of the state that snapshots record, not collaborators
+     * whose answers a test would replay.
+     */
+    private static boolean isState(Object o) {
+        return o.getClass().getClassLoader() == null
+            && (o instanceof java.util.Collection || o instanceof java.util.Map
+                || o instanceof java.util.Iterator || o instanceof java.util.Map.Entry
+                || o instanceof CharSequence || o instanceof Number || o instanceof Boolean
+                || o instanceof Character || o instanceof Enum || o instanceof Class
+                || o.getClass().isArray());
+    }
+
+    /** A call on another object begins; returns the token of its end (-1: not reported). */
+    public static int callOut(int target, int caller, Object receiver, Object[] args) {
+        Local l = LOCAL.get();
+        if (l.busy) {
+            return -1;
+        }
+        Frame f = collaboratorFrame(l, caller, receiver);
+        if (f == null) {
+            return -1;
+        }
+        l.busy = true;
+        try {
+            Encoder e = f.enc;
+            f.inCall = true;
+            e.u8(EV_CALL);
+            e.u32(target);
+            e.u32(e.number(receiver));
+            e.u16(args.length);
+            e.snapshot(null);
+            for (Object a : args) {
+                e.value(a, 1);
+            }
+            return l.size - 1;
+        } catch (Throwable t) {
+            return -1;
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** The reported call returned (null for {@code void}). */
+    public static void callReturn(Object value, int token) {
+        Local l = LOCAL.get();
+        if (token < 0 || token != l.size - 1 || l.busy) {
+            return;
+        }
+        Frame f = l.stack[token];
+        if (!f.inCall) {
+            return;
+        }
+        f.inCall = false;
+        l.busy = true;
+        try {
+            f.enc.u8(EV_RESULT);
+            f.enc.snapshot(null);
+            f.enc.value(value, cfg.depth);
+            if (value != null && !(value instanceof String) && !(value instanceof Number)
+                    && !(value instanceof Boolean) && !(value instanceof Character)) {
+                f.collaborators.put(value, Boolean.TRUE);
+            }
+        } catch (Throwable t) {
+            // Lost.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** The reported call threw. */
+    public static void callThrew(Throwable thrown, int token) {
+        Local l = LOCAL.get();
+        if (token < 0 || token != l.size - 1 || l.busy) {
+            return;
+        }
+        Frame f = l.stack[token];
+        if (!f.inCall) {
+            return;
+        }
+        f.inCall = false;
+        l.busy = true;
+        try {
+            f.enc.u8(EV_THREW);
+            f.enc.exception(thrown);
+        } catch (Throwable t) {
+            // Lost.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** A static field of an included class was read in method {@code caller}. */
+    public static void staticRead(Object value, int field, int caller) {
+        if (!on || ACTIVE.get() == 0) {
+            return;
+        }
+        Local l = LOCAL.get();
+        Frame f = current(l, caller);
+        if (l.busy || f == null || f.inCall || !roomFor(f)) {
+            return;
+        }
+        l.busy = true;
+        try {
+            f.enc.u8(EV_STATIC);
+            f.enc.u32(field);
+            f.enc.snapshot(null);
+            f.enc.value(value, cfg.depth);
+        } catch (Throwable t) {
+            // Lost.
+        } finally {
+            l.busy = false;
+        }
+    }
+
+    /** At exit: the counts per method, then the writer drains and closes. */
+    static void finish() {
+        if (!on) {
+            return;
+        }
+        on = false;
+        Encoder e = new Encoder(cfg);
+        e.u32(0);
+        e.u8(REC_END);
+        synchronized (LOCK) {
+            int n = seen.length;
+            int used = 0;
+            for (int i = 0; i < n; i++) {
+                if (seen[i] > 0 || repeats[i] > 0) {
+                    used++;
+                }
+            }
+            e.u32(used);
+            for (int i = 0; i < n; i++) {
+                if (seen[i] > 0 || repeats[i] > 0) {
+                    e.u32(i);
+                    e.u32(seen[i]);
+                    e.u32(recorded[i]);
+                    e.u32(repeats[i]);
+                }
+            }
+        }
+        e.u64(DROPPED.get());
+        e.u64(UNFINISHED.get());
+        int n = e.len - 4;
+        e.buf[0] = (byte) (n >>> 24);
+        e.buf[1] = (byte) (n >>> 16);
+        e.buf[2] = (byte) (n >>> 8);
+        e.buf[3] = (byte) n;
+        writer.close(e.bytes());
+    }
+
+    /** Hands finished records to the recording process off the program's threads. */
+    static final class Writer implements Runnable {
+        private final DataOutputStream out;
+        private final ArrayDeque<byte[]> queue = new ArrayDeque<byte[]>();
+        private long queued;
+        private boolean closing;
+        private boolean closed;
+        private boolean broken;
+
+        Writer(DataOutputStream out) {
+            this.out = out;
+        }
+
+        synchronized boolean offer(byte[] rec) {
+            if (closing || broken || queued + rec.length > BACKLOG_LIMIT) {
+                return false;
+            }
+            queue.add(rec);
+            queued += rec.length;
+            notifyAll();
+            return true;
+        }
+
+        void close(byte[] last) {
+            synchronized (this) {
+                closing = true;
+                queue.add(last);
+                notifyAll();
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (!closed && !broken && System.nanoTime() < deadline) {
+                    try {
+                        wait(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (true) {
+                    byte[] rec;
+                    synchronized (this) {
+                        while (queue.isEmpty()) {
+                            if (closing) {
+                                out.flush();
+                                closed = true;
+                                notifyAll();
+                                return;
+                            }
+                            out.flush();
+                            wait();
+                        }
+                        rec = queue.poll();
+                        queued -= rec.length;
+                    }
+                    out.write(rec);
+                }
+            } catch (Throwable t) {
+                synchronized (this) {
+                    broken = true;
+                    notifyAll();
+                }
+            }
+        }
+    }
+}
