@@ -10,8 +10,10 @@ recording stored (calls, store size, write rate, what was skipped).
 Programs (Debian packages rhino, jflex, javacc, bsh; workloads in benches/workloads):
 rhino (its shell running rhino.js), jflex (generating the scanner of its Java example
 grammar), javacc (generating the parser of calc.jj), bsh (BeanShell running work.bsh).
-Writes OUT/<program>-<k>.db (the last run's store is kept), OUT/results.jsonl and
-OUT/summary.md.
+Then (unless CARVE=0) `ferrosuite carve` on the last run's store: the share of recorded calls
+that got a passing test (validated: compiled, passing, and passing RERUNS=2 more runs).
+Writes OUT/<program>.db (the last run's store is kept), OUT/<program>-carved/, OUT/results.jsonl
+and OUT/summary.md.
 """
 
 import json
@@ -30,24 +32,28 @@ J = "/usr/share/java"
 def programs(tmp):
     return {
         "rhino": {
+            "classpath": f"{J}/rhino.jar",
             "include": ["org.mozilla.javascript"],
             "exclude": ["org.mozilla.javascript.gen"],
             "command": ["java", "-cp", f"{J}/rhino.jar", "org.mozilla.javascript.tools.shell.Main",
                         os.path.join(WL, "rhino.js")],
         },
         "jflex": {
+            "classpath": f"{J}/jflex.jar",
             "include": ["jflex"],
             "exclude": [],
             "command": ["java", "-jar", f"{J}/jflex.jar", "-q", "-d", os.path.join(tmp, "jflex-out"),
                         "/usr/share/doc/jflex/examples/java/java.flex"],
         },
         "javacc": {
+            "classpath": f"{J}/javacc.jar",
             "include": ["org.javacc"],
             "exclude": [],
             "command": ["java", "-cp", f"{J}/javacc.jar", "javacc",
                         "-OUTPUT_DIRECTORY=" + os.path.join(tmp, "javacc-out"), os.path.join(WL, "calc.jj")],
         },
         "bsh": {
+            "classpath": f"{J}/bsh.jar",
             "include": ["bsh"],
             "exclude": [],
             "command": ["java", "-cp", f"{J}/bsh.jar", "bsh.Interpreter", os.path.join(WL, "work.bsh")],
@@ -102,6 +108,18 @@ def main():
             except ValueError:
                 summaries.append({"error": b.stderr.decode("utf-8", "replace")[-2000:]})
         s = summaries[-1]
+        carved = {}
+        if os.environ.get("CARVE", "1") != "0":
+            dest = os.path.join(out, f"{name}-carved")
+            shutil.rmtree(dest, ignore_errors=True)
+            t = time.monotonic()
+            c = subprocess.run([binary, "carve", "--store", store, "-c", p["classpath"], "-o", dest,
+                                "--reruns", os.environ.get("RERUNS", "2"), "--json"], capture_output=True)
+            try:
+                carved = json.loads(c.stdout)
+                carved["seconds"] = time.monotonic() - t
+            except ValueError:
+                carved = {"error": c.stderr.decode("utf-8", "replace")[-2000:]}
         row = {
             "program": name,
             "runs": runs,
@@ -120,20 +138,23 @@ def main():
             "store_mib": (s.get("store_bytes") or 0) / 2**20,
             "store_calls_per_s": s.get("store_calls_per_s"),
             "failed_classes": s.get("failed_classes"),
+            "carve": {k: carved.get(k) for k in ("calls", "carved_calls", "merged", "passing", "calls_with_passing_test", "skipped", "seconds", "error")},
         }
         results.append(row)
         print(json.dumps(row), flush=True)
     with open(os.path.join(out, "results.jsonl"), "w") as f:
         for r in results:
             f.write(json.dumps(r) + "\n")
-    lines = ["| program | plain (s) | recorded (s) | slowdown | same output | calls stored | repeats | unfinished | dropped | store (MiB) | calls/s written |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| program | plain (s) | recorded (s) | slowdown | same output | calls stored | repeats | unfinished | dropped | store (MiB) | calls/s written | calls (carving) | passing tests | calls with a passing test |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         sk = r["skipped"] or {}
         lines.append(
             f"| {r['program']} | {r['plain_s']:.2f} | {r['recorded_s']:.2f} | {r['slowdown']:.1f}x | "
             f"{'yes' if r['same_output_and_exit'] else 'NO'} | {r['calls']} | {sk.get('repeats')} | "
-            f"{sk.get('unfinished')} | {sk.get('dropped')} | {r['store_mib']:.1f} | {r['store_calls_per_s'] or 0:.0f} |")
+            f"{sk.get('unfinished')} | {sk.get('dropped')} | {r['store_mib']:.1f} | {r['store_calls_per_s'] or 0:.0f} | "
+            f"{r['carve'].get('calls')} | {r['carve'].get('passing')} | "
+            f"{(100.0 * (r['carve'].get('calls_with_passing_test') or 0) / max(1, r['carve'].get('calls') or 0)):.1f} % |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text)

@@ -6,11 +6,14 @@
 //!   `ferrosuite_bytecode::instrument::record`, and writes the calls it streams back;
 //! - [`wire`]: the decoder of the recorder's records;
 //! - [`model`]: what is recorded (values, calls, interactions, end-of-run counts);
-//! - [`store`]: the `SQLite` trace store.
+//! - [`store`]: the `SQLite` trace store;
+//! - [`carve`]: `ferrosuite carve` — JUnit tests from the store, validated with `javac` and
+//!   JUnit.
 //!
 //! The design, limits and format are in `docs/CARVING.md`.
 
 pub mod agent;
+pub mod carve;
 pub mod error;
 pub mod model;
 pub mod record;

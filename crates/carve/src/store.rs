@@ -23,7 +23,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::{Error, Result};
 use crate::model::{CallKind, CallRecord, EndRecord, Event, Outcome};
-use ferrosuite_bytecode::instrument::record::RecordMap;
+use ferrosuite_bytecode::instrument::record::{CallTarget, RecordMap, RecordedMethod, StaticField};
 
 /// The format name in the `meta` table.
 pub const FORMAT: &str = "ferrosuite-trace";
@@ -387,6 +387,72 @@ impl Store {
             .map_err(|x| self.err(x))?;
         rows.collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|x| self.err(x))
+    }
+
+    /// What the ids of a run mean: its methods, call targets and static fields, each indexed
+    /// by id.
+    ///
+    /// # Errors
+    /// [`Error::Store`].
+    pub fn meaning(
+        &self,
+        run: i64,
+    ) -> Result<(Vec<RecordedMethod>, Vec<CallTarget>, Vec<StaticField>)> {
+        let mut methods = Vec::new();
+        for m in self.methods(run)? {
+            let i = m.id as usize;
+            if methods.len() <= i {
+                methods.resize(
+                    i + 1,
+                    RecordedMethod {
+                        class: String::new(),
+                        name: String::new(),
+                        descriptor: String::new(),
+                        is_static: false,
+                    },
+                );
+            }
+            methods[i] = RecordedMethod {
+                class: m.class,
+                name: m.name,
+                descriptor: m.descriptor,
+                is_static: m.is_static,
+            };
+        }
+        let mut s = self
+            .conn
+            .prepare(
+                "SELECT owner, name, descriptor, interface FROM targets WHERE run = ?1 ORDER BY id",
+            )
+            .map_err(|x| self.err(x))?;
+        let targets = s
+            .query_map(params![run], |r| {
+                Ok(CallTarget {
+                    owner: r.get(0)?,
+                    name: r.get(1)?,
+                    descriptor: r.get(2)?,
+                    interface: r.get(3)?,
+                })
+            })
+            .map_err(|x| self.err(x))?
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|x| self.err(x))?;
+        let mut s = self
+            .conn
+            .prepare("SELECT owner, name, descriptor FROM fields WHERE run = ?1 ORDER BY id")
+            .map_err(|x| self.err(x))?;
+        let fields = s
+            .query_map(params![run], |r| {
+                Ok(StaticField {
+                    owner: r.get(0)?,
+                    name: r.get(1)?,
+                    descriptor: r.get(2)?,
+                })
+            })
+            .map_err(|x| self.err(x))?
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|x| self.err(x))?;
+        Ok((methods, targets, fields))
     }
 
     fn parse_json<T: serde::de::DeserializeOwned>(

@@ -15,6 +15,7 @@ macro_rules! out {
 }
 
 mod analyze;
+mod carve;
 mod generate;
 mod integration;
 mod project;
@@ -186,6 +187,9 @@ enum Command {
     /// Run a Java program with trace probes and record the calls of its classes (receiver,
     /// arguments, calls on collaborators, result) into a trace store, for carving tests.
     Record(Box<record::Request>),
+    /// Carve JUnit + Mockito regression tests from a trace store: one test per recorded call
+    /// whose receiver, arguments and collaborators can be rebuilt, validated with javac and JUnit.
+    Carve(Box<carve::Request>),
     /// Join the JSON reports of the shards of a `generate --shard` run into one report.
     Merge {
         /// The shards' reports (ferrosuite-report.json of each).
@@ -437,6 +441,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(request) => generate::run(&request, &algorithms()),
         Command::Integration(request) => integration::run(&request, &algorithms()),
         Command::Record(request) => record::run(&request),
+        Command::Carve(request) => carve::run(&request),
         Command::Merge { reports, out } => generate::merge_reports(&reports, out.as_deref()),
         Command::Roundtrip { classpath, format } => {
             let cp = ClassPath::parse(&classpath)

@@ -23,9 +23,10 @@
 //! In the bodies of included methods:
 //! - `invokevirtual`/`invokeinterface` of a method of another class (not the class itself, not
 //!   its direct superclass, not an array, not `java.lang.Object`) becomes `invokestatic` of a
-//!   private bridge `__ferrosuite$call$K(Owner, args…)` that reports the call (`callOut`), makes
-//!   it, and reports its result (`callReturn`) or exception (`callThrew`); the runtime keeps only
-//!   calls on collaborators (objects that reached the method through its receiver or arguments);
+//!   private bridge `__ferrosuite$call$K(Owner, args…)` that asks whether the receiver is a
+//!   collaborator of a recorded call on this thread (`watched`: an object that reached a recorded
+//!   call through its receiver or arguments) and then reports the call (`callOut`), makes it, and
+//!   reports its result (`callReturn`) or exception (`callThrew`);
 //! - `getstatic` of a field of an included class (but a final field of the class itself) is
 //!   followed by `staticRead(value, FIELD)`.
 //!
@@ -503,12 +504,10 @@ impl RecordInstrumenter {
             let is_static = flags & access::STATIC != 0;
             let ctx = || format!("{mname}{mdesc}");
             // The body: call sites and static reads.
-            let id = self.map.methods.len() as u32;
             let mut body = self
                 .edit_body(
                     class,
                     k,
-                    id,
                     name,
                     super_name.as_deref(),
                     &own_finals,
@@ -516,6 +515,7 @@ impl RecordInstrumenter {
                     &mut bridge_names,
                 )
                 .context_with(ctx)?;
+            let id = self.map.methods.len() as u32;
             let desc = MethodDescriptor::parse(&mdesc)?;
             if mname == "<init>" {
                 let helper_name = format!("__ferrosuite$init${k}");
@@ -630,7 +630,6 @@ impl RecordInstrumenter {
         &mut self,
         class: &mut ClassFile,
         k: usize,
-        caller: u32,
         name: &str,
         super_name: Option<&str>,
         own_finals: &[String],
@@ -686,16 +685,16 @@ impl RecordInstrumenter {
                     b
                 };
                 let bdesc = bridge_descriptor(&target);
-                let cp = &mut class.constant_pool;
-                let index = cp.add_method_ref(name, &bname, &bdesc, false)?;
-                let code = vec![
-                    push_int(cp, caller as i32)?,
+                let index = class
+                    .constant_pool
+                    .add_method_ref(name, &bname, &bdesc, false)?;
+                ed.replace_insn(
+                    i,
                     Insn::Cp {
                         op: op::INVOKESTATIC,
                         index,
                     },
-                ];
-                ed.replace(i, code, 1)?;
+                )?;
                 changed = true;
                 continue;
             }
@@ -726,9 +725,8 @@ impl RecordInstrumenter {
                     code.push(b);
                 }
                 code.push(push_int(cp, fid as i32)?);
-                code.push(push_int(cp, caller as i32)?);
-                code.push(call_recorder(cp, "staticRead", "(Ljava/lang/Object;II)V")?);
-                ed.replace(i, code, 4)?;
+                code.push(call_recorder(cp, "staticRead", "(Ljava/lang/Object;I)V")?);
+                ed.replace(i, code, 3)?;
                 changed = true;
             }
         }
@@ -803,8 +801,6 @@ impl RecordInstrumenter {
         let tid = self.target_id(target.clone());
         let desc = MethodDescriptor::parse(&target.descriptor)?;
         let bdesc = bridge_descriptor(target);
-        // Locals: the receiver, the call's parameters, then the caller's method id.
-        let caller_slot = 1 + desc.param_slots();
         let cp = &mut class.constant_pool;
         let initial = initial_frame(cp, name, bname, &bdesc, true)?;
         let mut call = vec![local(op::ALOAD, 0)];
@@ -828,23 +824,18 @@ impl RecordInstrumenter {
             }
         });
         let live = vec![
-            local(op::ILOAD, caller_slot),
-            call_recorder(cp, "recording", "(I)Z")?,
-        ];
-        let mut enter = vec![
-            push_int(cp, tid as i32)?,
-            local(op::ILOAD, caller_slot),
             local(op::ALOAD, 0),
+            call_recorder(cp, "watched", "(Ljava/lang/Object;)Z")?,
         ];
+        let mut enter = vec![push_int(cp, tid as i32)?, local(op::ALOAD, 0)];
         args_array(cp, &desc.params, 1, &mut enter)?;
         enter.push(call_recorder(
             cp,
             "callOut",
-            "(IILjava/lang/Object;[Ljava/lang/Object;)I",
+            "(ILjava/lang/Object;[Ljava/lang/Object;)I",
         )?);
         let mut all_params = vec![FieldType::Object(target.owner.clone())];
         all_params.extend(desc.params.iter().cloned());
-        all_params.push(FieldType::Int);
         let code = report_and_call(
             cp,
             Shape {
@@ -933,15 +924,9 @@ fn init_helper(
     })
 }
 
-/// `(LOwner;params…I)R`: the bridge of a call, which also takes the calling method's id.
+/// `(LOwner;params…)R`: the bridge of a call takes the receiver first.
 fn bridge_descriptor(target: &CallTarget) -> String {
-    let close = target.descriptor.rfind(')').unwrap_or(0);
-    format!(
-        "(L{};{}I{}",
-        target.owner,
-        &target.descriptor[1..close],
-        &target.descriptor[close..]
-    )
+    format!("(L{};{}", target.owner, &target.descriptor[1..])
 }
 
 fn set_code(m: &mut Member, code: Code) {

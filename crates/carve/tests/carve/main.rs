@@ -181,3 +181,111 @@ fn records_on_a_java_25_jvm_too() {
     assert_eq!(s.exit_code, 1);
     assert!(s.complete && s.calls > 20, "{s:?}");
 }
+
+#[test]
+fn carves_passing_tests_from_the_shop_run() {
+    let dir = shop("carve-shop");
+    let cfg = shop_config(&dir, "java");
+    record(&cfg).unwrap();
+    let mut c = ferrosuite_carve::carve::CarveConfig::new(
+        cfg.store.clone(),
+        dir.join("classes").display().to_string(),
+        dir.join("carved"),
+    );
+    c.classes = vec!["shop".into()];
+    if std::env::var_os("CARVE_RAW").is_some() {
+        c.validate = false;
+    }
+    let report = ferrosuite_carve::carve::carve(&c).unwrap();
+    eprintln!("{}", serde_json::to_string_pretty(&report).unwrap());
+    let cart = report
+        .classes
+        .iter()
+        .find(|r| r.class == "shop.Cart")
+        .unwrap();
+    let text = std::fs::read_to_string(cart.file.as_ref().unwrap()).unwrap();
+    eprintln!("{text}");
+    assert!(cart.passing >= 5, "{cart:?}");
+    assert!(
+        text.contains("inOrder.verify(priceList).priceOf(eq(\"apple\"));"),
+        "{text}"
+    );
+    assert!(text.contains("no price for kiwi"), "{text}");
+}
+
+/// Runs a carved test class against other classes; returns the names of the failing tests.
+fn failing_against(file: &Path, qualified: &str, classes: &Path) -> Vec<String> {
+    use ferrosuite_generate::validate::{Tools, check};
+    let home = ferrosuite_bytecode::jdk::JdkSearch::from_env()
+        .default_home()
+        .unwrap();
+    let jdk = ferrosuite_bytecode::jdk::Jdk::at(&home).unwrap();
+    let tools = Tools::new(
+        &jdk,
+        ferrosuite_generate::JarSearch::new(Vec::new(), None, None),
+    );
+    let source = std::fs::read_to_string(file).unwrap();
+    let names: Vec<String> = source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("public void "))
+        .filter_map(|l| l.split('(').next())
+        .map(str::to_string)
+        .collect();
+    let dir = scratch(TMP, &format!("run-{qualified}"));
+    let rel = PathBuf::from(format!("{}.java", qualified.replace('.', "/")));
+    let round = check(
+        &tools,
+        ferrosuite_emit::JUnit::Five,
+        jdk.feature,
+        &dir,
+        &rel,
+        qualified,
+        &source,
+        &names,
+        &[classes.to_path_buf()],
+    )
+    .unwrap();
+    assert!(round.uncompilable.is_empty(), "{:?}", round.uncompilable);
+    round.failing
+}
+
+#[test]
+fn carved_tests_fail_when_a_recorded_behaviour_changes() {
+    let dir = shop("carve-regression");
+    let cfg = shop_config(&dir, "java");
+    record(&cfg).unwrap();
+    let mut c = ferrosuite_carve::carve::CarveConfig::new(
+        cfg.store.clone(),
+        dir.join("classes").display().to_string(),
+        dir.join("carved"),
+    );
+    c.classes = vec!["shop.Cart".into()];
+    let report = ferrosuite_carve::carve::carve(&c).unwrap();
+    let file = report.classes[0].file.clone().unwrap();
+    // The recorded version passes.
+    assert!(failing_against(&file, "shop.CartCarvedTest", &dir.join("classes")).is_empty());
+    // A regression in Cart.add (the count is overwritten instead of increased): the carved test
+    // of the call that added to a non-empty cart fails, and only tests that depend on it.
+    let src = repo().join("fixtures/carve/shop/src");
+    let changed = scratch(TMP, "carve-regression-src");
+    std::fs::create_dir_all(changed.join("shop")).unwrap();
+    for f in ["PriceList.java", "Main.java"] {
+        std::fs::copy(src.join("shop").join(f), changed.join("shop").join(f)).unwrap();
+    }
+    let cart = std::fs::read_to_string(src.join("shop/Cart.java")).unwrap();
+    assert!(cart.contains("count += quantity;"));
+    std::fs::write(
+        changed.join("shop/Cart.java"),
+        cart.replace("count += quantity;", "count = quantity;"),
+    )
+    .unwrap();
+    let sources: Vec<PathBuf> = ["shop/PriceList.java", "shop/Cart.java", "shop/Main.java"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    let changed_classes = dir.join("changed-classes");
+    javac(&changed, &sources, &[], &changed_classes).unwrap();
+    let failing = failing_against(&file, "shop.CartCarvedTest", &changed_classes);
+    assert!(!failing.is_empty(), "no carved test noticed the change");
+    assert!(failing.iter().all(|t| t.starts_with("add_")), "{failing:?}");
+}

@@ -52,6 +52,45 @@ fn record_keeps_the_programs_output_and_exit_code() {
     assert_eq!(summary["exit_code"], 1);
     assert_eq!(summary["classes"], 3);
     assert!(summary["calls"].as_u64().unwrap() > 20, "{summary}");
+    // Tests carved from the store compile and pass; the report names the class.
+    let out = dir.join("carved");
+    let carved = Command::new(env!("CARGO_BIN_EXE_ferrosuite"))
+        .args([
+            "carve",
+            "--store",
+            &store.display().to_string(),
+            "-c",
+            &cp,
+            "--class",
+            "shop.PriceList",
+        ])
+        .args(["--reruns", "1", "-o", &out.display().to_string()])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&carved.stdout);
+    assert!(
+        carved.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&carved.stderr)
+    );
+    assert!(report.contains("shop.PriceList"), "{report}");
+    let tests = std::fs::read_to_string(out.join("shop/PriceListCarvedTest.java")).unwrap();
+    assert!(tests.contains("put_returnsItself"), "{tests}");
+    // A missing store is an error that names it.
+    let missing = Command::new(env!("CARGO_BIN_EXE_ferrosuite"))
+        .args([
+            "carve",
+            "--store",
+            "/nonexistent/t.db",
+            "-c",
+            &cp,
+            "-o",
+            &out.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/t.db"));
     // A store path that is a directory is an error naming it, with a non-zero exit.
     let bad = Command::new(env!("CARGO_BIN_EXE_ferrosuite"))
         .args([

@@ -16,11 +16,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A method is recorded until it has {@code max} distinct calls (calls whose receiver and
  * arguments, without identities, hash alike are repeats) or has been seen {@code 20 * max}
  * times; then {@link #live} is false and its wrapper goes straight to the body. Only recorded
- * calls have frames: a call site's bridge and a static read name the method they are in, and
- * count for the innermost recorded call only when it is that method's (a method that is not
- * recorded, running inside a recorded one, is not taken for it). A call on an object of another
- * class is kept when that object came in through the receiver's state or the arguments, or was
- * returned by such a call (a collaborator). Probes do nothing while the recorder itself runs (it never calls the
+ * calls have frames. A recorded call's collaborators are the objects that came in through its
+ * receiver's state or its arguments (JDK containers and values excepted: they are state), and
+ * those returned by calls on collaborators. Every call on a collaborator made while the
+ * recorded call runs, by whatever code, is one of its events, as is every static read — but not
+ * what happens inside a call on a collaborator (a test replaces the collaborator by a mock, so
+ * that code does not run). The same event can belong to several recorded calls on the stack. Probes do nothing while the recorder itself runs (it never calls the
  * program's methods on purpose; an exception's {@code getMessage} is the one exception).
  *
  * <p>Record layout (big-endian; the Rust decoder in {@code ferrosuite-carve} reads it): a
@@ -98,15 +99,20 @@ public final class Recorder {
         IdentityHashMap<Object, Boolean> collaborators;
         /** Events written (calls on collaborators, static reads). */
         int events;
-        /** A call on a collaborator is running: what happens inside it is not this call's. */
-        boolean inCall;
+        /**
+         * The token of the call on a collaborator this call is inside (what happens inside it is
+         * not this call's), or -1.
+         */
+        int openCall = -1;
     }
 
-    /** A thread's stack and re-entry guard. */
+    /** A thread's stack, the collaborators of its frames, and the re-entry guard. */
     static final class Local {
         Frame[] stack = new Frame[16];
         int size;
         boolean busy;
+        /** Collaborators of any frame on the stack, with the number of frames holding each. */
+        final IdentityHashMap<Object, int[]> watched = new IdentityHashMap<Object, int[]>();
 
         void push(Frame f) {
             if (size == stack.length) {
@@ -115,12 +121,39 @@ public final class Recorder {
                 stack = s;
             }
             stack[size++] = f;
+            for (Object o : f.collaborators.keySet()) {
+                if (!isState(o)) {
+                    watch(o);
+                }
+            }
         }
 
         Frame pop() {
             Frame f = stack[--size];
             stack[size] = null;
+            for (Object o : f.collaborators.keySet()) {
+                int[] n = watched.get(o);
+                if (n != null && --n[0] <= 0) {
+                    watched.remove(o);
+                }
+            }
             return f;
+        }
+
+        void watch(Object o) {
+            int[] n = watched.get(o);
+            if (n == null) {
+                watched.put(o, new int[] {1});
+            } else {
+                n[0]++;
+            }
+        }
+
+        /** Makes {@code o} a collaborator of frame {@code f}. */
+        void add(Frame f, Object o) {
+            if (f.collaborators.put(o, Boolean.TRUE) == null) {
+                watch(o);
+            }
         }
 
         Frame top() {
@@ -196,18 +229,13 @@ public final class Recorder {
         return live(id);
     }
 
-    /** The innermost recorded call on this thread when it is a call of {@code caller}. */
-    private static Frame current(Local l, int caller) {
-        Frame f = l.top();
-        return f != null && f.method == caller ? f : null;
-    }
-
-    /** Whether a call site or static read in method {@code caller} is to be reported. */
-    public static boolean recording(int caller) {
-        if (!on || ACTIVE.get() == 0) {
+    /** Whether calls on this object are to be reported: a collaborator of a recorded call here. */
+    public static boolean watched(Object receiver) {
+        if (!on || receiver == null || ACTIVE.get() == 0) {
             return false;
         }
-        return current(LOCAL.get(), caller) != null;
+        Local l = LOCAL.get();
+        return l.size > 0 && !l.busy && l.watched.containsKey(receiver);
     }
 
     /**
@@ -452,16 +480,6 @@ public final class Recorder {
         return true;
     }
 
-    /** The recorded call of {@code caller} making a call on a collaborator, or null. */
-    private static Frame collaboratorFrame(Local l, int caller, Object receiver) {
-        Frame f = current(l, caller);
-        if (f == null || f.inCall || receiver == null || !f.collaborators.containsKey(receiver)
-                || isState(receiver) || !roomFor(f)) {
-            return null;
-        }
-        return f;
-    }
-
     /** Whether the call may record one more event (else it is marked truncated). */
     private static boolean roomFor(Frame f) {
         if (f.events >= cfg.events) {
@@ -485,29 +503,34 @@ public final class Recorder {
                 || o.getClass().isArray());
     }
 
-    /** A call on another object begins; returns the token of its end (-1: not reported). */
-    public static int callOut(int target, int caller, Object receiver, Object[] args) {
+    /** A call on a collaborator begins; returns the token of its end (-1: not reported). */
+    public static int callOut(int target, Object receiver, Object[] args) {
         Local l = LOCAL.get();
-        if (l.busy) {
-            return -1;
-        }
-        Frame f = collaboratorFrame(l, caller, receiver);
-        if (f == null) {
+        if (l.busy || receiver == null || l.size == 0 || isState(receiver)) {
             return -1;
         }
         l.busy = true;
         try {
-            Encoder e = f.enc;
-            f.inCall = true;
-            e.u8(EV_CALL);
-            e.u32(target);
-            e.u32(e.number(receiver));
-            e.u16(args.length);
-            e.snapshot(null);
-            for (Object a : args) {
-                e.value(a, 1);
+            int token = l.size;
+            boolean any = false;
+            for (int i = l.size - 1; i >= 0; i--) {
+                Frame f = l.stack[i];
+                if (f.openCall >= 0 || !f.collaborators.containsKey(receiver) || !roomFor(f)) {
+                    continue;
+                }
+                Encoder e = f.enc;
+                f.openCall = token;
+                any = true;
+                e.u8(EV_CALL);
+                e.u32(target);
+                e.u32(e.number(receiver));
+                e.u16(args.length);
+                e.snapshot(null);
+                for (Object a : args) {
+                    e.value(a, 1);
+                }
             }
-            return l.size - 1;
+            return any ? token : -1;
         } catch (Throwable t) {
             return -1;
         } finally {
@@ -517,23 +540,42 @@ public final class Recorder {
 
     /** The reported call returned (null for {@code void}). */
     public static void callReturn(Object value, int token) {
+        closeCall(token, value, null);
+    }
+
+    /** The reported call threw. */
+    public static void callThrew(Throwable thrown, int token) {
+        closeCall(token, null, thrown);
+    }
+
+    private static void closeCall(int token, Object value, Throwable thrown) {
+        if (token < 0) {
+            return;
+        }
         Local l = LOCAL.get();
-        if (token < 0 || token != l.size - 1 || l.busy) {
+        if (l.busy) {
             return;
         }
-        Frame f = l.stack[token];
-        if (!f.inCall) {
-            return;
-        }
-        f.inCall = false;
         l.busy = true;
         try {
-            f.enc.u8(EV_RESULT);
-            f.enc.snapshot(null);
-            f.enc.value(value, cfg.depth);
-            if (value != null && !(value instanceof String) && !(value instanceof Number)
-                    && !(value instanceof Boolean) && !(value instanceof Character)) {
-                f.collaborators.put(value, Boolean.TRUE);
+            boolean collaborator = value != null && !isState(value);
+            for (int i = Math.min(token, l.size) - 1; i >= 0; i--) {
+                Frame f = l.stack[i];
+                if (f.openCall != token) {
+                    continue;
+                }
+                f.openCall = -1;
+                if (thrown != null) {
+                    f.enc.u8(EV_THREW);
+                    f.enc.exception(thrown);
+                } else {
+                    f.enc.u8(EV_RESULT);
+                    f.enc.snapshot(null);
+                    f.enc.value(value, cfg.depth);
+                    if (collaborator) {
+                        l.add(f, value);
+                    }
+                }
             }
         } catch (Throwable t) {
             // Lost.
@@ -542,44 +584,27 @@ public final class Recorder {
         }
     }
 
-    /** The reported call threw. */
-    public static void callThrew(Throwable thrown, int token) {
-        Local l = LOCAL.get();
-        if (token < 0 || token != l.size - 1 || l.busy) {
-            return;
-        }
-        Frame f = l.stack[token];
-        if (!f.inCall) {
-            return;
-        }
-        f.inCall = false;
-        l.busy = true;
-        try {
-            f.enc.u8(EV_THREW);
-            f.enc.exception(thrown);
-        } catch (Throwable t) {
-            // Lost.
-        } finally {
-            l.busy = false;
-        }
-    }
-
-    /** A static field of an included class was read in method {@code caller}. */
-    public static void staticRead(Object value, int field, int caller) {
+    /** A static field of an included class was read. */
+    public static void staticRead(Object value, int field) {
         if (!on || ACTIVE.get() == 0) {
             return;
         }
         Local l = LOCAL.get();
-        Frame f = current(l, caller);
-        if (l.busy || f == null || f.inCall || !roomFor(f)) {
+        if (l.busy || l.size == 0) {
             return;
         }
         l.busy = true;
         try {
-            f.enc.u8(EV_STATIC);
-            f.enc.u32(field);
-            f.enc.snapshot(null);
-            f.enc.value(value, cfg.depth);
+            for (int i = l.size - 1; i >= 0; i--) {
+                Frame f = l.stack[i];
+                if (f.openCall >= 0 || !roomFor(f)) {
+                    continue;
+                }
+                f.enc.u8(EV_STATIC);
+                f.enc.u32(field);
+                f.enc.snapshot(null);
+                f.enc.value(value, cfg.depth);
+            }
         } catch (Throwable t) {
             // Lost.
         } finally {

@@ -1,0 +1,1026 @@
+//! One recorded call as the body of a JUnit test: mocks for the call's collaborators answering
+//! what they answered, the receiver and arguments rebuilt from their recorded state, the static
+//! fields the call read set to what it read, the call, and checks of its outcome, of the
+//! receiver's changed fields and of the calls on the mocks, in order.
+//!
+//! ```text
+//! PriceList priceList = mock(PriceList.class);
+//! doReturn(50).doReturn(50).when(priceList).priceOf(any());
+//! Cart cart = CarveSupport.allocate(Cart.class);
+//! CarveSupport.set(cart, "shop.Cart", "prices", priceList);
+//! ...
+//! long result = cart.total();
+//! assertEquals(100L, result);
+//! InOrder inOrder = inOrder(priceList);
+//! inOrder.verify(priceList).priceOf(eq("apple"));
+//! ...
+//! verifyNoMoreInteractions(priceList);
+//! ```
+//!
+//! A call that cannot be rebuilt faithfully is not carved, with the reason: a value cut by a
+//! recording limit, an object whose state could not be read, a collaborator no mock can stand
+//! for, a class a test cannot name.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_bytecode::instrument::record::{CallTarget, RecordedMethod, StaticField};
+
+use crate::model::{CallRecord, Event, Outcome, Thrown, Value};
+
+/// What a test may name: answers whether a class (binary name) is accessible from the test's
+/// package, and whether it can be mocked.
+pub trait Types {
+    /// The class can be named in source in the test's package.
+    fn accessible(&self, binary: &str) -> bool;
+    /// The class can be mocked (accessible, not final).
+    fn mockable(&self, binary: &str) -> bool;
+}
+
+/// A carved test body, or why there is none.
+pub type Carved = std::result::Result<Body, String>;
+
+/// A test body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body {
+    /// A name for the test: the method and its outcome (`total_returns150`).
+    pub name: String,
+    /// Statements, one per line.
+    pub lines: Vec<String>,
+    /// Mockito is used.
+    pub mocks: bool,
+}
+
+/// The binary name's source form (`a.b.Outer$Inner` → `a.b.Outer.Inner`).
+#[must_use]
+pub fn source_name(binary: &str) -> String {
+    binary.replace('$', ".")
+}
+
+/// A Java string literal.
+#[must_use]
+pub fn string_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for u in s.encode_utf16() {
+        match u {
+            0x22 => out.push_str("\\\""),
+            0x5c => out.push_str("\\\\"),
+            0x0a => out.push_str("\\n"),
+            0x0d => out.push_str("\\r"),
+            0x09 => out.push_str("\\t"),
+            0x20..=0x7e => out.push(char::from(u as u8)),
+            _ => {
+                let _ = write!(out, "\\u{u:04x}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn char_literal(u: u16) -> String {
+    match u {
+        0x27 => "'\\''".into(),
+        0x5c => "'\\\\'".into(),
+        0x20..=0x7e => format!("'{}'", char::from(u as u8)),
+        _ => format!("'\\u{u:04x}'"),
+    }
+}
+
+fn float_literal(bits: u32) -> String {
+    let f = f32::from_bits(bits);
+    if f.is_nan() {
+        "Float.NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 {
+            "Float.POSITIVE_INFINITY"
+        } else {
+            "Float.NEGATIVE_INFINITY"
+        }
+        .into()
+    } else {
+        format!("{f:?}f")
+    }
+}
+
+fn double_literal(bits: u64) -> String {
+    let d = f64::from_bits(bits);
+    if d.is_nan() {
+        "Double.NaN".into()
+    } else if d.is_infinite() {
+        if d > 0.0 {
+            "Double.POSITIVE_INFINITY"
+        } else {
+            "Double.NEGATIVE_INFINITY"
+        }
+        .into()
+    } else {
+        format!("{d:?}d")
+    }
+}
+
+/// The literal of a primitive, string or null value, if it is one.
+fn literal(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Null => "null".into(),
+        Value::Boolean { v } => v.to_string(),
+        Value::Byte { v } => format!("(byte) {v}"),
+        Value::Short { v } => format!("(short) {v}"),
+        Value::Char { v } => char_literal(*v),
+        Value::Int { v } => {
+            if *v == i32::MIN {
+                "Integer.MIN_VALUE".into()
+            } else {
+                v.to_string()
+            }
+        }
+        Value::Long { v } => {
+            if *v == i64::MIN {
+                "Long.MIN_VALUE".into()
+            } else {
+                format!("{v}L")
+            }
+        }
+        Value::Float { bits } => float_literal(*bits),
+        Value::Double { bits } => double_literal(*bits),
+        Value::String { v } => string_literal(v),
+        _ => return None,
+    })
+}
+
+/// The source type of a descriptor type.
+fn type_source(t: &FieldType) -> String {
+    match t {
+        FieldType::Boolean => "boolean".into(),
+        FieldType::Byte => "byte".into(),
+        FieldType::Char => "char".into(),
+        FieldType::Short => "short".into(),
+        FieldType::Int => "int".into(),
+        FieldType::Long => "long".into(),
+        FieldType::Float => "float".into(),
+        FieldType::Double => "double".into(),
+        FieldType::Object(n) => source_name(&n.replace('/', ".")),
+        FieldType::Array(c) => format!("{}[]", type_source(c)),
+    }
+}
+
+/// The source type of `Class.getName()` of an array's component (`int`, `java.lang.String`,
+/// `[I`).
+fn component_source(name: &str) -> Option<String> {
+    if let Some(desc) = name.strip_prefix('[') {
+        return FieldType::parse(&format!("[{desc}"))
+            .ok()
+            .map(|t| type_source(&t));
+    }
+    Some(match name {
+        "boolean" | "byte" | "char" | "short" | "int" | "long" | "float" | "double" => {
+            name.to_string()
+        }
+        _ => source_name(name),
+    })
+}
+
+/// The Mockito matcher of a parameter type.
+fn any_matcher(t: &FieldType) -> &'static str {
+    match t {
+        FieldType::Boolean => "anyBoolean()",
+        FieldType::Byte => "anyByte()",
+        FieldType::Char => "anyChar()",
+        FieldType::Short => "anyShort()",
+        FieldType::Int => "anyInt()",
+        FieldType::Long => "anyLong()",
+        FieldType::Float => "anyFloat()",
+        FieldType::Double => "anyDouble()",
+        FieldType::Object(_) | FieldType::Array(_) => "any()",
+    }
+}
+
+/// Builds one body; variables are named after their class, numbered when repeated.
+struct Builder<'a> {
+    types: &'a dyn Types,
+    lines: Vec<String>,
+    vars: HashMap<u32, String>,
+    used: HashMap<String, usize>,
+    mocks: BTreeMap<u32, String>,
+    collaborators: BTreeSet<u32>,
+}
+
+impl Builder<'_> {
+    fn fresh(&mut self, class: &str) -> String {
+        let simple = class
+            .rsplit(['.', '$'])
+            .next()
+            .unwrap_or("value")
+            .trim_start_matches(|c: char| c.is_ascii_digit());
+        let mut base: String = simple
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i == 0 { c.to_ascii_lowercase() } else { c })
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if base.is_empty() || JAVA_KEYWORDS.contains(&base.as_str()) {
+            base.push_str("Value");
+        }
+        let n = self.used.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 { base } else { format!("{base}{n}") }
+    }
+
+    /// An expression for `v`, adding the statements that build it.
+    fn expr(&mut self, v: &Value) -> Result<String, String> {
+        if let Some(l) = literal(v) {
+            return Ok(l);
+        }
+        match v {
+            Value::Enum { class, name } => Ok(if self.types.accessible(class) {
+                format!("{}.{name}", source_name(class))
+            } else {
+                format!(
+                    "CarveSupport.enumValue({}, {})",
+                    string_literal(class),
+                    string_literal(name)
+                )
+            }),
+            Value::Class { name } => Ok(format!("CarveSupport.type({})", string_literal(name))),
+            Value::BackRef { r } => self
+                .vars
+                .get(r)
+                .or_else(|| self.mocks.get(r))
+                .cloned()
+                .ok_or_else(|| format!("object {r} referred to before it was built")),
+            Value::Ref { r, class, .. } | Value::Opaque { r, class, .. } => {
+                if let Some(m) = self.mocks.get(r) {
+                    return Ok(m.clone());
+                }
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                Err(match v {
+                    Value::Ref { .. } => format!("a {class} past the snapshot's depth or size"),
+                    _ => format!("a {class} whose state could not be read"),
+                })
+            }
+            Value::Text { class, text, .. } => Self::text(class, text),
+            Value::Array {
+                r,
+                component,
+                length,
+                items,
+            } => {
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                if items.len() != *length as usize {
+                    return Err(format!("an array of {length} kept {}", items.len()));
+                }
+                let elem =
+                    component_source(component).ok_or_else(|| format!("array of {component}"))?;
+                if !is_primitive(component)
+                    && !component.starts_with('[')
+                    && !self.types.accessible(component)
+                {
+                    return Err(format!("array of {component}, a class tests cannot name"));
+                }
+                let mut parts = Vec::with_capacity(items.len());
+                for i in items {
+                    parts.push(self.expr(i)?);
+                }
+                let var = self.fresh(&format!(
+                    "{}Array",
+                    component.rsplit('.').next().unwrap_or("a")
+                ));
+                self.lines.push(format!(
+                    "{elem}[] {var} = new {elem}[] {{{}}};",
+                    parts.join(", ")
+                ));
+                self.vars.insert(*r, var.clone());
+                Ok(var)
+            }
+            Value::Collection {
+                r,
+                class,
+                size,
+                items,
+            } => {
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                if items.len() != *size as usize {
+                    return Err(format!("a {class} of {size} kept {}", items.len()));
+                }
+                let mut parts = Vec::with_capacity(items.len());
+                for i in items {
+                    parts.push(self.expr(i)?);
+                }
+                let list = format!("java.util.Arrays.asList({})", parts.join(", "));
+                let e =
+                    collection_expr(class, &list, &parts).ok_or_else(|| format!("a {class}"))?;
+                let var = self.fresh(class);
+                self.lines
+                    .push(format!("java.util.Collection {var} = {e};"));
+                self.vars.insert(*r, var.clone());
+                Ok(format!("({} {var})", collection_cast(class)))
+            }
+            Value::Map {
+                r,
+                class,
+                size,
+                entries,
+            } => {
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                if entries.len() != *size as usize {
+                    return Err(format!("a {class} of {size} kept {}", entries.len()));
+                }
+                let mut parts = Vec::with_capacity(entries.len() * 2);
+                for (k, v) in entries {
+                    parts.push(self.expr(k)?);
+                    parts.push(self.expr(v)?);
+                }
+                let e = map_expr(class, &parts).ok_or_else(|| format!("a {class}"))?;
+                let var = self.fresh(class);
+                self.lines.push(format!("java.util.Map {var} = {e};"));
+                self.vars.insert(*r, var.clone());
+                Ok(var)
+            }
+            Value::Object {
+                r,
+                class,
+                fields,
+                partial,
+                ..
+            } => {
+                if let Some(m) = self.mocks.get(r) {
+                    return Ok(m.clone());
+                }
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                if *partial {
+                    return Err(format!("a {class} with fields reflection cannot read"));
+                }
+                let var = self.fresh(class);
+                if self.types.accessible(class) {
+                    let t = source_name(class);
+                    self.lines
+                        .push(format!("{t} {var} = CarveSupport.allocate({t}.class);"));
+                } else {
+                    self.lines.push(format!(
+                        "Object {var} = CarveSupport.allocate(CarveSupport.type({}));",
+                        string_literal(class)
+                    ));
+                }
+                self.vars.insert(*r, var.clone());
+                for f in fields {
+                    let value = self.expr(&f.value)?;
+                    let declaring = f.declaring.as_deref().unwrap_or(class);
+                    self.lines.push(format!(
+                        "CarveSupport.set({var}, {}, {}, {value});",
+                        string_literal(declaring),
+                        string_literal(&f.name)
+                    ));
+                }
+                Ok(var)
+            }
+            _ => Err("a value that cannot be rebuilt".into()),
+        }
+    }
+
+    fn text(class: &str, text: &str) -> Result<String, String> {
+        let s = string_literal(text);
+        Ok(match class {
+            "java.lang.StringBuilder" => format!("new StringBuilder({s})"),
+            "java.lang.StringBuffer" => format!("new StringBuffer({s})"),
+            "java.math.BigInteger" => format!("new java.math.BigInteger({s})"),
+            "java.math.BigDecimal" => format!("new java.math.BigDecimal({s})"),
+            "java.io.File" => format!("new java.io.File({s})"),
+            "java.net.URI" => format!("java.net.URI.create({s})"),
+            "java.net.URL" => format!("new java.net.URL({s})"),
+            "java.util.UUID" => format!("java.util.UUID.fromString({s})"),
+            "java.util.Locale" => {
+                format!(
+                    "java.util.Locale.forLanguageTag({})",
+                    string_literal(&text.replace('_', "-"))
+                )
+            }
+            "java.util.regex.Pattern" => format!("java.util.regex.Pattern.compile({s})"),
+            "java.util.Date" => format!("new java.util.Date({text}L)"),
+            c if c.starts_with("sun.nio.fs.") => format!("java.nio.file.Paths.get({s})"),
+            c if c.starts_with("sun.nio.cs.") => format!("java.nio.charset.Charset.forName({s})"),
+            _ => return Err(format!("a {class}")),
+        })
+    }
+}
+
+const JAVA_KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "result",
+    "thrown",
+    "inOrder",
+    "var",
+    "record",
+    "yield",
+];
+
+fn is_primitive(name: &str) -> bool {
+    matches!(
+        name,
+        "boolean" | "byte" | "char" | "short" | "int" | "long" | "float" | "double"
+    )
+}
+
+/// A JDK collection of this class with these elements (`list` is `Arrays.asList(…)`).
+fn collection_expr(class: &str, list: &str, parts: &[String]) -> Option<String> {
+    Some(match class {
+        "java.util.ArrayList"
+        | "java.util.LinkedList"
+        | "java.util.HashSet"
+        | "java.util.LinkedHashSet"
+        | "java.util.TreeSet"
+        | "java.util.ArrayDeque"
+        | "java.util.Vector"
+        | "java.util.concurrent.CopyOnWriteArrayList"
+        | "java.util.concurrent.ConcurrentLinkedQueue"
+        | "java.util.PriorityQueue" => {
+            format!("new {class}({list})")
+        }
+        "java.util.Arrays$ArrayList" => list.to_string(),
+        "java.util.Collections$EmptyList" => "java.util.Collections.emptyList()".into(),
+        "java.util.Collections$EmptySet" => "java.util.Collections.emptySet()".into(),
+        "java.util.Collections$SingletonList" if parts.len() == 1 => {
+            format!("java.util.Collections.singletonList({})", parts[0])
+        }
+        "java.util.Collections$SingletonSet" if parts.len() == 1 => {
+            format!("java.util.Collections.singleton({})", parts[0])
+        }
+        c if c.starts_with("java.util.Collections$Unmodifiable") && c.ends_with("Set") => {
+            format!("java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet({list}))")
+        }
+        c if (c.starts_with("java.util.Collections$Unmodifiable")
+            || c.starts_with("java.util.ImmutableCollections$List"))
+            && (c.ends_with("List") || c.contains("$List")) =>
+        {
+            format!("java.util.Collections.unmodifiableList(new java.util.ArrayList({list}))")
+        }
+        c if c.starts_with("java.util.ImmutableCollections$Set") => {
+            format!("java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet({list}))")
+        }
+        _ => return None,
+    })
+}
+
+/// The raw type a rebuilt collection is cast to where it is used.
+fn collection_cast(class: &str) -> &'static str {
+    if class.ends_with("Set") || class.contains("$Set") || class.contains("Singleton$") {
+        "(java.util.Set)"
+    } else if class.contains("Deque") || class.contains("Queue") {
+        "(java.util.Collection)"
+    } else {
+        "(java.util.List)"
+    }
+}
+
+/// A JDK map of this class with these entries (keys and values alternating).
+fn map_expr(class: &str, parts: &[String]) -> Option<String> {
+    let entries = if parts.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", parts.join(", "))
+    };
+    Some(match class {
+        "java.util.HashMap"
+        | "java.util.LinkedHashMap"
+        | "java.util.TreeMap"
+        | "java.util.Hashtable"
+        | "java.util.concurrent.ConcurrentHashMap"
+        | "java.util.IdentityHashMap"
+        | "java.util.WeakHashMap" => {
+            format!("CarveSupport.map(new {class}(){entries})")
+        }
+        "java.util.Collections$EmptyMap" => "java.util.Collections.emptyMap()".into(),
+        c if c.starts_with("java.util.Collections$Unmodifiable")
+            || c.starts_with("java.util.ImmutableCollections$Map") =>
+        {
+            format!(
+                "java.util.Collections.unmodifiableMap(CarveSupport.map(new java.util.LinkedHashMap(){entries}))"
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// The number of the object a value is (arrays and objects), if any.
+fn number(v: &Value) -> Option<u32> {
+    match v {
+        Value::Array { r, .. }
+        | Value::Object { r, .. }
+        | Value::BackRef { r }
+        | Value::Ref { r, .. }
+        | Value::Text { r, .. }
+        | Value::Collection { r, .. }
+        | Value::Map { r, .. }
+        | Value::Opaque { r, .. } => Some(*r),
+        _ => None,
+    }
+}
+
+/// The class of object `r` wherever a snapshot of the call shows it.
+fn class_of(c: &CallRecord, r: u32) -> Option<String> {
+    fn find(v: &Value, r: u32) -> Option<String> {
+        match v {
+            Value::Object {
+                r: n,
+                class,
+                fields,
+                ..
+            } => {
+                if *n == r {
+                    return Some(class.clone());
+                }
+                fields.iter().find_map(|f| find(&f.value, r))
+            }
+            Value::Ref { r: n, class, .. }
+            | Value::Opaque { r: n, class, .. }
+            | Value::Text { r: n, class, .. } => (*n == r).then(|| class.clone()),
+            Value::Array { items, .. } | Value::Collection { items, .. } => {
+                items.iter().find_map(|i| find(i, r))
+            }
+            Value::Map { entries, .. } => entries
+                .iter()
+                .find_map(|(k, v)| find(k, r).or_else(|| find(v, r))),
+            _ => None,
+        }
+    }
+    let mut all: Vec<&Value> = vec![&c.receiver];
+    all.extend(c.args.iter());
+    for e in &c.events {
+        if let Event::Call {
+            outcome: Some(Outcome::Returned { value }),
+            ..
+        } = e
+        {
+            all.push(value);
+        }
+    }
+    all.into_iter().find_map(|v| find(v, r))
+}
+
+/// The test body of call `c` of method `m`; `targets` and `fields` give the meaning of the
+/// record's ids.
+#[allow(clippy::many_single_char_names)]
+pub fn carve_call(
+    c: &CallRecord,
+    m: &RecordedMethod,
+    targets: &[CallTarget],
+    fields: &[StaticField],
+    types: &dyn Types,
+) -> Carved {
+    if c.truncated {
+        return Err("a value was cut at a recording limit".into());
+    }
+    let class = m.class.replace('/', ".");
+    if !types.accessible(&class) {
+        return Err(format!("{class} cannot be named by a test"));
+    }
+    let desc = MethodDescriptor::parse(&m.descriptor).map_err(|e| e.to_string())?;
+    let mut b = Builder {
+        types,
+        lines: Vec::new(),
+        vars: HashMap::new(),
+        used: HashMap::new(),
+        mocks: BTreeMap::new(),
+        collaborators: BTreeSet::new(),
+    };
+    // Mocks first: every object with recorded calls.
+    let mut calls: Vec<(u32, &CallTarget, &[Value], Option<&Outcome>)> = Vec::new();
+    for e in &c.events {
+        if let Event::Call {
+            target,
+            receiver,
+            args,
+            outcome,
+        } = e
+        {
+            let t = targets
+                .get(*target as usize)
+                .ok_or_else(|| format!("unknown call target {target}"))?;
+            calls.push((*receiver, t, args, outcome.as_ref()));
+            b.collaborators.insert(*receiver);
+        }
+    }
+    for &r in &b.collaborators.clone() {
+        let runtime = class_of(c, r);
+        let owners: BTreeSet<String> = calls
+            .iter()
+            .filter(|(x, ..)| *x == r)
+            .map(|(_, t, ..)| t.owner.replace('/', "."))
+            .collect();
+        let chosen = runtime
+            .iter()
+            .find(|k| types.mockable(k))
+            .cloned()
+            .or_else(|| {
+                (owners.len() == 1)
+                    .then(|| owners.iter().next().cloned())
+                    .flatten()
+                    .filter(|o| types.mockable(o))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "no mock can stand for a {}",
+                    runtime.unwrap_or_else(|| owners
+                        .iter()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                )
+            })?;
+        let var = b.fresh(&chosen);
+        let t = source_name(&chosen);
+        b.lines.push(format!("{t} {var} = mock({t}.class);"));
+        b.mocks.insert(r, var);
+    }
+    // The receiver and the arguments.
+    let receiver = if m.is_static {
+        None
+    } else {
+        Some(b.expr(&c.receiver)?)
+    };
+    let mut args = Vec::with_capacity(c.args.len());
+    for (a, t) in c.args.iter().zip(&desc.params) {
+        let e = b.expr(a)?;
+        args.push(if t.is_reference() && e != "null" {
+            format!("({}) {e}", type_source(t))
+        } else {
+            e
+        });
+    }
+    if args.len() != desc.params.len() {
+        return Err("the record's arguments do not match the descriptor".into());
+    }
+    // The stubs: per mock and method, the answers in order.
+    let mut stubs: BTreeMap<(u32, String, String), Vec<Option<&Outcome>>> = BTreeMap::new();
+    let mut order: Vec<(u32, String, String)> = Vec::new();
+    for (r, t, _, outcome) in &calls {
+        let key = (*r, t.name.clone(), t.descriptor.clone());
+        if !stubs.contains_key(&key) {
+            order.push(key.clone());
+        }
+        stubs.entry(key).or_default().push(*outcome);
+    }
+    for key in &order {
+        let (r, name, descriptor) = key;
+        let td = MethodDescriptor::parse(descriptor).map_err(|e| e.to_string())?;
+        let mut chain = Vec::new();
+        for o in &stubs[key] {
+            chain.push(match o {
+                None => return Err("a call on a collaborator whose end was lost".into()),
+                Some(Outcome::Threw { exception }) => format!("doThrow({})", throwable(exception)),
+                Some(Outcome::Returned { .. }) if td.ret.is_none() => "doNothing()".into(),
+                Some(Outcome::Returned { value }) => format!("doReturn({})", b.expr(value)?),
+            });
+        }
+        let matchers: Vec<&str> = td.params.iter().map(any_matcher).collect();
+        b.lines.push(format!(
+            "{}.when({}).{name}({});",
+            chain.join("."),
+            b.mocks[r],
+            matchers.join(", ")
+        ));
+    }
+    // Static state read by the call.
+    let mut set_statics = BTreeSet::new();
+    for e in &c.events {
+        if let Event::StaticRead { field, value } = e {
+            if !set_statics.insert(*field) {
+                continue;
+            }
+            let f = fields
+                .get(*field as usize)
+                .ok_or_else(|| format!("unknown field {field}"))?;
+            let v = b.expr(value)?;
+            b.lines.push(format!(
+                "CarveSupport.setStatic({}, {}, {v});",
+                string_literal(&f.owner.replace('/', ".")),
+                string_literal(&f.name)
+            ));
+        }
+    }
+    // The call and its outcome.
+    let target = match &receiver {
+        Some(r) => r.clone(),
+        None => source_name(&class),
+    };
+    let call = format!("{target}.{}({})", m.name, args.join(", "));
+    let name = match &c.outcome {
+        Outcome::Threw { exception } => {
+            b.lines.push(format!(
+                "Throwable thrown = assertThrows(Throwable.class, () -> {call});"
+            ));
+            b.lines.push(format!(
+                "assertEquals({}, thrown.getClass().getName());",
+                string_literal(&exception.class)
+            ));
+            if let Some(msg) = &exception.message {
+                b.lines.push(format!(
+                    "assertEquals({}, thrown.getMessage());",
+                    string_literal(msg)
+                ));
+            }
+            format!("{}_throws{}", m.name, simple(&exception.class))
+        }
+        Outcome::Returned { value } => match &desc.ret {
+            None => {
+                b.lines.push(format!("{call};"));
+                format!("{}_void", m.name)
+            }
+            Some(t) => {
+                b.lines.push(format!("{} result = {call};", type_source(t)));
+                let what = check_result(&mut b, value, t, &c.receiver, &c.args);
+                format!("{}_{what}", m.name)
+            }
+        },
+    };
+    // The receiver's changed fields.
+    if let (Some(rv), Value::Object { fields: before, .. }, Value::Object { fields: after, .. }) =
+        (&receiver, &c.receiver, &c.after)
+    {
+        for f in after {
+            let old = before
+                .iter()
+                .find(|o| o.name == f.name && o.declaring == f.declaring);
+            if old.is_some_and(|o| o.value == f.value) {
+                continue;
+            }
+            if let Some(l) = literal(&f.value) {
+                let declaring = f.declaring.clone().unwrap_or_else(|| class.clone());
+                b.lines.push(format!(
+                    "assertEquals((Object) {l}, CarveSupport.get({rv}, {}, {}));",
+                    string_literal(&declaring),
+                    string_literal(&f.name)
+                ));
+            }
+        }
+    }
+    // The calls on the mocks, in order.
+    if !b.mocks.is_empty() {
+        let all: Vec<String> = b.mocks.values().cloned().collect();
+        b.lines
+            .push(format!("InOrder inOrder = inOrder({});", all.join(", ")));
+        // Consecutive equal calls are one check with their count: in-order verification of
+        // `times(1)` takes the whole run of equal calls and fails on it.
+        let mut checks: Vec<(String, String, usize)> = Vec::new();
+        for (r, t, args, _) in &calls {
+            let td = MethodDescriptor::parse(&t.descriptor).map_err(|e| e.to_string())?;
+            let mut ms = Vec::new();
+            for (a, p) in args.iter().zip(&td.params) {
+                ms.push(match literal(a) {
+                    Some(l) if l != "null" => format!("eq({l})"),
+                    Some(_) => "isNull()".to_string(),
+                    None => {
+                        match number(a).and_then(|n| b.mocks.get(&n).or_else(|| b.vars.get(&n))) {
+                            Some(v) => format!("same({v})"),
+                            None => any_matcher(p).to_string(),
+                        }
+                    }
+                });
+            }
+            let call = format!("{}({})", t.name, ms.join(", "));
+            let mock = b.mocks[r].clone();
+            match checks.last_mut() {
+                Some((m, c, n)) if *m == mock && *c == call => *n += 1,
+                _ => checks.push((mock, call, 1)),
+            }
+        }
+        for (mock, call, n) in checks {
+            if n == 1 {
+                b.lines.push(format!("inOrder.verify({mock}).{call};"));
+            } else {
+                b.lines
+                    .push(format!("inOrder.verify({mock}, times({n})).{call};"));
+            }
+        }
+        b.lines
+            .push(format!("verifyNoMoreInteractions({});", all.join(", ")));
+    }
+    let mocks = !b.mocks.is_empty();
+    Ok(Body {
+        name,
+        lines: b.lines,
+        mocks,
+    })
+}
+
+fn simple(class: &str) -> String {
+    class.rsplit(['.', '$']).next().unwrap_or(class).to_string()
+}
+
+fn throwable(t: &Thrown) -> String {
+    format!(
+        "CarveSupport.throwable({}, {})",
+        string_literal(&t.class),
+        t.message
+            .as_deref()
+            .map_or_else(|| "null".to_string(), string_literal)
+    )
+}
+
+/// Adds the checks of a returned value; returns the test name's outcome part.
+fn check_result(
+    b: &mut Builder<'_>,
+    value: &Value,
+    t: &FieldType,
+    receiver: &Value,
+    args: &[Value],
+) -> String {
+    match (value, t) {
+        (Value::Float { bits }, _) if f32::from_bits(*bits).is_nan() => {
+            b.lines.push("assertTrue(Float.isNaN(result));".into());
+            "returnsNaN".into()
+        }
+        (Value::Double { bits }, _) if f64::from_bits(*bits).is_nan() => {
+            b.lines.push("assertTrue(Double.isNaN(result));".into());
+            "returnsNaN".into()
+        }
+        (Value::Float { .. } | Value::Double { .. }, FieldType::Float | FieldType::Double) => {
+            let l = literal(value).unwrap_or_default();
+            b.lines.push(format!("assertEquals({l}, result, 0.0);"));
+            format!("returns{}", name_part(&l))
+        }
+        (Value::Null, _) => {
+            b.lines.push("assertNull(result);".into());
+            "returnsNull".into()
+        }
+        (v, FieldType::Object(_) | FieldType::Array(_)) if literal(v).is_none() => {
+            let n = number(v);
+            if n.is_some() && n == number(receiver) {
+                b.lines.push(format!(
+                    "assertSame({}, result);",
+                    b.vars.get(&n.unwrap_or(0)).cloned().unwrap_or_default()
+                ));
+                return "returnsItself".into();
+            }
+            for a in args {
+                if n.is_some() && n == number(a) {
+                    if let Some(var) = n.and_then(|n| b.vars.get(&n).or_else(|| b.mocks.get(&n))) {
+                        b.lines.push(format!("assertSame({var}, result);"));
+                        return "returnsArgument".into();
+                    }
+                }
+            }
+            match v {
+                Value::Enum { class, name } => {
+                    b.lines.push(format!(
+                        "assertEquals({}, result.toString());",
+                        string_literal(name)
+                    ));
+                    format!("returns{}", simple(class))
+                }
+                Value::Text { text, class, .. } if class != "java.util.Date" => {
+                    b.lines.push(format!(
+                        "assertEquals({}, result.toString());",
+                        string_literal(text)
+                    ));
+                    format!("returns{}", simple(class))
+                }
+                _ => {
+                    let class = match v {
+                        Value::Object { class, .. }
+                        | Value::Ref { class, .. }
+                        | Value::Opaque { class, .. }
+                        | Value::Collection { class, .. }
+                        | Value::Map { class, .. }
+                        | Value::Text { class, .. } => class.clone(),
+                        Value::Array { component, .. } => format!("{component}[]"),
+                        _ => String::new(),
+                    };
+                    b.lines.push("assertNotNull(result);".into());
+                    if !class.ends_with("[]") {
+                        b.lines.push(format!(
+                            "assertEquals({}, result.getClass().getName());",
+                            string_literal(&class)
+                        ));
+                    }
+                    format!("returns{}", simple(&class).replace("[]", "Array"))
+                }
+            }
+        }
+        (v, _) => {
+            let l = literal(v).unwrap_or_else(|| "null".into());
+            b.lines.push(format!("assertEquals({l}, result);"));
+            format!("returns{}", name_part(&l))
+        }
+    }
+}
+
+/// A literal as part of a test name (`150`, `true`, `Minus1`, `Apple`).
+fn name_part(l: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in l.trim_end_matches(['L', 'f', 'd']).chars().enumerate() {
+        match c {
+            '-' => out.push_str("Minus"),
+            c if c.is_ascii_alphanumeric() => {
+                if i == 0 || out.is_empty() {
+                    out.push(c.to_ascii_uppercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            _ => {}
+        }
+        if out.len() >= 24 {
+            break;
+        }
+    }
+    if out.is_empty() { "Value".into() } else { out }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_java() {
+        assert_eq!(
+            string_literal("a\"b\\c\n\u{e9}"),
+            "\"a\\\"b\\\\c\\n\\u00e9\""
+        );
+        assert_eq!(literal(&Value::Long { v: 5 }).unwrap(), "5L");
+        assert_eq!(
+            literal(&Value::Int { v: i32::MIN }).unwrap(),
+            "Integer.MIN_VALUE"
+        );
+        assert_eq!(
+            literal(&Value::Double {
+                bits: 1.5f64.to_bits()
+            })
+            .unwrap(),
+            "1.5d"
+        );
+        assert_eq!(
+            literal(&Value::Float {
+                bits: f32::NAN.to_bits()
+            })
+            .unwrap(),
+            "Float.NaN"
+        );
+        assert_eq!(literal(&Value::Char { v: 39 }).unwrap(), "'\\''");
+        assert_eq!(component_source("[I").unwrap(), "int[]");
+        assert_eq!(source_name("a.B$C"), "a.B.C");
+        assert_eq!(name_part("-15L"), "Minus15");
+        assert_eq!(name_part("\"apple\""), "Apple");
+    }
+}
