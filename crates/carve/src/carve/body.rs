@@ -623,6 +623,7 @@ fn class_of(c: &CallRecord, r: u32) -> Option<String> {
 pub fn carve_call(
     c: &CallRecord,
     m: &RecordedMethod,
+    private: bool,
     targets: &[CallTarget],
     fields: &[StaticField],
     types: &dyn Types,
@@ -763,7 +764,20 @@ pub fn carve_call(
         Some(r) => r.clone(),
         None => source_name(&class),
     };
-    let call = format!("{target}.{}({})", m.name, args.join(", "));
+    // A private method is called by reflection (`CarveSupport.invoke` rethrows what it threw).
+    let call = if private {
+        let kinds: Vec<String> = desc.params.iter().map(class_literal).collect();
+        format!(
+            "CarveSupport.invoke({}, {}, {}, new Class<?>[] {{{}}}, new Object[] {{{}}})",
+            receiver.as_deref().unwrap_or("null"),
+            string_literal(&class),
+            string_literal(&m.name),
+            kinds.join(", "),
+            args.join(", ")
+        )
+    } else {
+        format!("{target}.{}({})", m.name, args.join(", "))
+    };
     let name = match &c.outcome {
         Outcome::Threw { exception } => {
             b.lines.push(format!(
@@ -785,6 +799,19 @@ pub fn carve_call(
             None => {
                 b.lines.push(format!("{call};"));
                 format!("{}_void", m.name)
+            }
+            Some(t) if private => {
+                let declared = match t {
+                    FieldType::Object(_) | FieldType::Array(_) => "Object".to_string(),
+                    p => format!("{} result = ({})", type_source(p), boxed(p)),
+                };
+                if declared == "Object" {
+                    b.lines.push(format!("Object result = {call};"));
+                } else {
+                    b.lines.push(format!("{declared} {call};"));
+                }
+                let what = check_result(&mut b, value, t, &c.receiver, &c.args);
+                format!("{}_{what}", m.name)
             }
             Some(t) => {
                 b.lines.push(format!("{} result = {call};", type_source(t)));
@@ -861,6 +888,36 @@ pub fn carve_call(
         lines: b.lines,
         mocks,
     })
+}
+
+/// The boxed class of a primitive type.
+fn boxed(t: &FieldType) -> &'static str {
+    match t {
+        FieldType::Boolean => "Boolean",
+        FieldType::Byte => "Byte",
+        FieldType::Char => "Character",
+        FieldType::Short => "Short",
+        FieldType::Int => "Integer",
+        FieldType::Long => "Long",
+        FieldType::Float => "Float",
+        FieldType::Double => "Double",
+        FieldType::Object(_) | FieldType::Array(_) => "Object",
+    }
+}
+
+/// The `Class` of a parameter type: `int.class`, else by its `Class.getName()`.
+fn class_literal(t: &FieldType) -> String {
+    match t {
+        FieldType::Object(n) => format!(
+            "CarveSupport.type({})",
+            string_literal(&n.replace('/', "."))
+        ),
+        FieldType::Array(_) => format!(
+            "CarveSupport.type({})",
+            string_literal(&t.to_string().replace('/', "."))
+        ),
+        p => format!("{}.class", type_source(p)),
+    }
 }
 
 fn simple(class: &str) -> String {

@@ -317,20 +317,23 @@ pub fn carve(cfg: &CarveConfig) -> Result<CarveReport> {
             else {
                 continue;
             };
-            if let Some(why) = not_callable(&cp, m) {
-                let n = store.calls(run, id)?.len();
-                cr.calls += n;
-                report.calls += n;
-                *report.skipped.entry(why).or_insert(0) += n;
-                continue;
-            }
+            let private = match callable(&cp, m) {
+                Ok(private) => private,
+                Err(why) => {
+                    let n = store.calls(run, id)?.len();
+                    cr.calls += n;
+                    report.calls += n;
+                    *report.skipped.entry(why).or_insert(0) += n;
+                    continue;
+                }
+            };
             for c in store.calls(run, id)? {
                 if c.kind == CallKind::Constructor {
                     continue;
                 }
                 cr.calls += 1;
                 report.calls += 1;
-                match carve_call(&c, m, &targets, &fields, &types) {
+                match carve_call(&c, m, private, &targets, &fields, &types) {
                     Err(why) => {
                         *report.skipped.entry(reason_kind(&why)).or_insert(0) += 1;
                     }
@@ -411,19 +414,21 @@ pub fn carve(cfg: &CarveConfig) -> Result<CarveReport> {
     Ok(report)
 }
 
-/// Why a test cannot call the method directly (private, synthetic), if it cannot.
-fn not_callable(cp: &ClassPath, m: &RecordedMethod) -> Option<String> {
-    let class = cp.load(&m.class).ok()?;
-    let member = class.methods.iter().find(|x| {
+/// Whether a test calls the method by reflection (it is private), or why it cannot call it.
+fn callable(cp: &ClassPath, m: &RecordedMethod) -> std::result::Result<bool, String> {
+    let Ok(class) = cp.load(&m.class) else {
+        return Err("a class not on the class path".into());
+    };
+    let Some(member) = class.methods.iter().find(|x| {
         class.member_name(x).is_ok_and(|n| n == m.name)
             && class.member_descriptor(x).is_ok_and(|d| d == m.descriptor)
-    })?;
-    if member.access_flags & access::PRIVATE != 0 {
-        Some("a private method".into())
-    } else if member.access_flags & access::SYNTHETIC != 0 {
-        Some("a synthetic method".into())
+    }) else {
+        return Err("a method not in the class on the class path".into());
+    };
+    if member.access_flags & access::SYNTHETIC != 0 {
+        Err("a synthetic method".into())
     } else {
-        None
+        Ok(member.access_flags & access::PRIVATE != 0)
     }
 }
 

@@ -96,6 +96,18 @@ static final class CarveSupport {
         }
     }
 
+    /** Calls a method a test cannot call directly; what it throws is thrown as it is. */
+    static Object invoke(Object target, String declaring, String name, Class<?>[] types, Object[] args)
+            throws Throwable {
+        java.lang.reflect.Method m = type(declaring).getDeclaredMethod(name, types);
+        m.setAccessible(true);
+        try {
+            return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     /** The constant {@code name} of the enum {@code type}. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     static Object enumValue(String type, String name) {
