@@ -17,9 +17,9 @@
 //! verifyNoMoreInteractions(priceList);
 //! ```
 //!
-//! A call that cannot be rebuilt faithfully is not carved, with the reason: a value cut by a
-//! recording limit, an object whose state could not be read, a collaborator no mock can stand
-//! for, a class a test cannot name.
+//! A call that cannot be rebuilt faithfully is not carved, with the reason: a value the test
+//! needs cut by a recording limit, an object whose state could not be read, a collaborator no
+//! mock can stand for, a class a test cannot name.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -628,9 +628,11 @@ pub fn carve_call(
     fields: &[StaticField],
     types: &dyn Types,
 ) -> Carved {
-    if c.truncated {
-        return Err("a value was cut at a recording limit".into());
-    }
+    // A record with a value cut by a limit is carved all the same: a cut value the test needs
+    // (a reference past the depth, a shortened array or collection) stops the carving below
+    // with its reason, and a cut the record cannot show (a shortened string) makes the test
+    // fail its validation; cuts in what is only checked loosely (arguments of the calls on
+    // mocks, the state after) cost nothing.
     let class = m.class.replace('/', ".");
     if !types.accessible(&class) {
         return Err(format!("{class} cannot be named by a test"));
