@@ -24,8 +24,8 @@ pub enum Error {
         /// What went wrong.
         detail: String,
     },
-    /// The command to record is unusable (the message says why).
-    #[error("cannot record: {0}")]
+    /// The command to record, or a tool carving needs, is unusable (the message says why).
+    #[error("{0}")]
     Command(String),
     /// An I/O error (the message names the file or the connection).
     #[error("{what}: {source}")]

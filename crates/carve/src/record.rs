@@ -333,7 +333,7 @@ fn ingest(stream: TcpStream, store: &mut Store, run: i64) -> Ingest {
 pub fn record(cfg: &RecordConfig) -> Result<RecordSummary> {
     let Some(program) = cfg.command.first() else {
         return Err(Error::Command(
-            "no command given (ferrosuite record --store FILE -- java …)".into(),
+            "cannot record: no command given (ferrosuite record --store FILE -- java …)".into(),
         ));
     };
     let mut store = Store::open(&cfg.store)?;
@@ -391,7 +391,7 @@ fn run_recorded(
     let begun = Instant::now();
     let mut child = cmd
         .spawn()
-        .map_err(|e| Error::Command(format!("cannot start {program}: {e}")))?;
+        .map_err(|e| Error::Command(format!("cannot record: cannot start {program}: {e}")))?;
     let mut ctl: Option<std::thread::JoinHandle<()>> = None;
     let mut events: Option<(TcpStream, TcpStream)> = None;
     let mut status = None;

@@ -27,7 +27,7 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::instrument::record::RecordedMethod;
 use ferrosuite_emit::JUnit;
 use ferrosuite_generate::jars::JarSearch;
-use ferrosuite_generate::validate::{Tools, check};
+use ferrosuite_generate::validate::{Round, Tools, check};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -92,6 +92,8 @@ pub struct ClassReport {
     pub failing: usize,
     /// Tests removed: passed once but failed a rerun.
     pub unstable: usize,
+    /// Why the class's tests could not be validated (then none is kept).
+    pub error: Option<String>,
 }
 
 /// What carving did.
@@ -447,6 +449,71 @@ fn reason_kind(why: &str) -> String {
         .join(" ")
 }
 
+/// What one validation round needs.
+struct Run<'a> {
+    tools: &'a Tools,
+    cfg: &'a CarveConfig,
+    release: u16,
+    dir: &'a Path,
+    rel: &'a Path,
+    qualified: &'a str,
+    package: &'a str,
+    test_class: &'a str,
+    note: &'a str,
+    classpath: &'a [PathBuf],
+}
+
+impl Run<'_> {
+    /// One round over `tests`. A run that reports nothing (a test ended the JVM, by
+    /// `System.exit` or a crash) is repeated on halves until the tests that cause it are found;
+    /// they count as failing.
+    fn round(&self, tests: &[(String, Body)]) -> std::result::Result<Round, String> {
+        let names: Vec<String> = tests.iter().map(|(n, _)| n.clone()).collect();
+        let source = class_source(
+            self.package,
+            self.test_class,
+            tests,
+            self.cfg.junit,
+            self.note,
+        );
+        match check(
+            self.tools,
+            self.cfg.junit,
+            self.release,
+            self.dir,
+            self.rel,
+            self.qualified,
+            &source,
+            &names,
+            self.classpath,
+        ) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                let text = e.to_string();
+                let no_report =
+                    text.contains("wrote no report") || text.contains("failed without naming");
+                if !no_report {
+                    return Err(text);
+                }
+                if tests.len() == 1 {
+                    return Ok(Round {
+                        uncompilable: Vec::new(),
+                        failing: names,
+                        skipped: Vec::new(),
+                    });
+                }
+                let (a, b) = tests.split_at(tests.len() / 2);
+                let mut ra = self.round(a)?;
+                let rb = self.round(b)?;
+                ra.uncompilable.extend(rb.uncompilable);
+                ra.failing.extend(rb.failing);
+                ra.skipped.extend(rb.skipped);
+                Ok(ra)
+            }
+        }
+    }
+}
+
 /// Removes the tests that do not compile or fail, then those that fail a rerun.
 #[allow(clippy::too_many_arguments)]
 fn validate(
@@ -483,11 +550,19 @@ fn validate(
         if tests.is_empty() {
             break Ok(());
         }
-        let names: Vec<String> = tests.iter().map(|(n, _)| n.clone()).collect();
-        let source = class_source(package, test_class, tests, cfg.junit, note);
-        let round = match check(
-            tools, cfg.junit, release, &dir, rel, qualified, &source, &names, &classpath,
-        ) {
+        let run = Run {
+            tools,
+            cfg,
+            release,
+            dir: &dir,
+            rel,
+            qualified,
+            package,
+            test_class,
+            note,
+            classpath: &classpath,
+        };
+        let round = match run.round(tests) {
             Ok(r) => r,
             Err(e) => break Err(Error::Command(format!("validating {qualified}: {e}"))),
         };
