@@ -22,10 +22,11 @@
 //! mock can stand for, a class a test cannot name.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::Write as _;
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::instrument::record::{CallTarget, RecordedMethod, StaticField};
+use ferrosuite_emit::names::{Scope, lower_camel, simple_name};
+use ferrosuite_testcase::statement::{java_type, string_literal};
 
 use crate::model::{CallRecord, Event, Outcome, Thrown, Value};
 
@@ -56,28 +57,6 @@ pub struct Body {
 #[must_use]
 pub fn source_name(binary: &str) -> String {
     binary.replace('$', ".")
-}
-
-/// A Java string literal.
-#[must_use]
-pub fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for u in s.encode_utf16() {
-        match u {
-            0x22 => out.push_str("\\\""),
-            0x5c => out.push_str("\\\\"),
-            0x0a => out.push_str("\\n"),
-            0x0d => out.push_str("\\r"),
-            0x09 => out.push_str("\\t"),
-            0x20..=0x7e => out.push(char::from(u as u8)),
-            _ => {
-                let _ = write!(out, "\\u{u:04x}");
-            }
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn char_literal(u: u16) -> String {
@@ -150,29 +129,13 @@ fn literal(v: &Value) -> Option<String> {
     })
 }
 
-/// The source type of a descriptor type.
-fn type_source(t: &FieldType) -> String {
-    match t {
-        FieldType::Boolean => "boolean".into(),
-        FieldType::Byte => "byte".into(),
-        FieldType::Char => "char".into(),
-        FieldType::Short => "short".into(),
-        FieldType::Int => "int".into(),
-        FieldType::Long => "long".into(),
-        FieldType::Float => "float".into(),
-        FieldType::Double => "double".into(),
-        FieldType::Object(n) => source_name(&n.replace('/', ".")),
-        FieldType::Array(c) => format!("{}[]", type_source(c)),
-    }
-}
-
 /// The source type of `Class.getName()` of an array's component (`int`, `java.lang.String`,
 /// `[I`).
 fn component_source(name: &str) -> Option<String> {
     if let Some(desc) = name.strip_prefix('[') {
         return FieldType::parse(&format!("[{desc}"))
             .ok()
-            .map(|t| type_source(&t));
+            .map(|t| java_type(&t));
     }
     Some(match name {
         "boolean" | "byte" | "char" | "short" | "int" | "long" | "float" | "double" => {
@@ -202,30 +165,20 @@ struct Builder<'a> {
     types: &'a dyn Types,
     lines: Vec<String>,
     vars: HashMap<u32, String>,
-    used: HashMap<String, usize>,
+    names: Scope,
     mocks: BTreeMap<u32, String>,
     collaborators: BTreeSet<u32>,
 }
 
 impl Builder<'_> {
+    /// A variable named after `class` (`priceList`, `priceList2`, …).
     fn fresh(&mut self, class: &str) -> String {
-        let simple = class
-            .rsplit(['.', '$'])
-            .next()
-            .unwrap_or("value")
-            .trim_start_matches(|c: char| c.is_ascii_digit());
-        let mut base: String = simple
+        let simple = simple_name(class).trim_start_matches(|c: char| c.is_ascii_digit());
+        let base: String = simple
             .chars()
-            .enumerate()
-            .map(|(i, c)| if i == 0 { c.to_ascii_lowercase() } else { c })
             .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
-        if base.is_empty() || JAVA_KEYWORDS.contains(&base.as_str()) {
-            base.push_str("Value");
-        }
-        let n = self.used.entry(base.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 { base } else { format!("{base}{n}") }
+        self.names.fresh(&lower_camel(&base))
     }
 
     /// An expression for `v`, adding the statements that build it.
@@ -415,65 +368,6 @@ impl Builder<'_> {
     }
 }
 
-const JAVA_KEYWORDS: &[&str] = &[
-    "abstract",
-    "assert",
-    "boolean",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extends",
-    "final",
-    "finally",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "implements",
-    "import",
-    "instanceof",
-    "int",
-    "interface",
-    "long",
-    "native",
-    "new",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "short",
-    "static",
-    "strictfp",
-    "super",
-    "switch",
-    "synchronized",
-    "this",
-    "throw",
-    "throws",
-    "transient",
-    "try",
-    "void",
-    "volatile",
-    "while",
-    "result",
-    "thrown",
-    "inOrder",
-    "var",
-    "record",
-    "yield",
-];
-
 fn is_primitive(name: &str) -> bool {
     matches!(
         name,
@@ -642,7 +536,8 @@ pub fn carve_call(
         types,
         lines: Vec::new(),
         vars: HashMap::new(),
-        used: HashMap::new(),
+        // The names the test's own lines use.
+        names: Scope::with_taken(["result", "thrown", "inOrder", "CarveSupport"]),
         mocks: BTreeMap::new(),
         collaborators: BTreeSet::new(),
     };
@@ -705,7 +600,7 @@ pub fn carve_call(
     for (a, t) in c.args.iter().zip(&desc.params) {
         let e = b.expr(a)?;
         args.push(if t.is_reference() && e != "null" {
-            format!("({}) {e}", type_source(t))
+            format!("({}) {e}", java_type(t))
         } else {
             e
         });
@@ -805,7 +700,7 @@ pub fn carve_call(
             Some(t) if private => {
                 let declared = match t {
                     FieldType::Object(_) | FieldType::Array(_) => "Object".to_string(),
-                    p => format!("{} result = ({})", type_source(p), boxed(p)),
+                    p => format!("{} result = ({})", java_type(p), boxed(p)),
                 };
                 if declared == "Object" {
                     b.lines.push(format!("Object result = {call};"));
@@ -816,7 +711,7 @@ pub fn carve_call(
                 format!("{}_{what}", m.name)
             }
             Some(t) => {
-                b.lines.push(format!("{} result = {call};", type_source(t)));
+                b.lines.push(format!("{} result = {call};", java_type(t)));
                 let what = check_result(&mut b, value, t, &c.receiver, &c.args);
                 format!("{}_{what}", m.name)
             }
@@ -918,7 +813,7 @@ fn class_literal(t: &FieldType) -> String {
             "CarveSupport.type({})",
             string_literal(&t.to_string().replace('/', "."))
         ),
-        p => format!("{}.class", type_source(p)),
+        p => format!("{}.class", java_type(p)),
     }
 }
 
