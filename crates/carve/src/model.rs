@@ -260,8 +260,12 @@ pub struct CallRecord {
     /// The receiver after the call (the built object, for a constructor; [`Value::Same`] when
     /// the receiver's state did not change).
     pub after: Value,
-    /// Some value was cut by a limit (depth, size, string length) or could not be read.
+    /// Some value was cut by a limit (depth, size, string length) or could not be read, or
+    /// some event by the event limit.
     pub truncated: bool,
+    /// Some calls on collaborators or static reads were not recorded (the event limit): the
+    /// interactions are incomplete.
+    pub events_cut: bool,
 }
 
 /// Per-method counts at the end of the run.

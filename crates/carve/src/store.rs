@@ -263,7 +263,7 @@ impl Store {
                     json(&c.outcome),
                     threw,
                     json(&c.after),
-                    c.truncated
+                    i64::from(c.truncated) | (i64::from(c.events_cut) << 1)
                 ])
             })
             .map_err(|x| self.err(x))?;
@@ -537,7 +537,8 @@ impl Store {
                     .collect::<Result<_>>()?,
                 outcome: self.parse_json("outcome", &outcome, id)?,
                 after: self.parse_json("after", &after, id)?,
-                truncated,
+                truncated: truncated != 0,
+                events_cut: truncated & 2 != 0,
             });
         }
         Ok(out)
@@ -556,7 +557,8 @@ struct RawCall {
     args: String,
     outcome: String,
     after: String,
-    truncated: bool,
+    /// Bit 0: some value or event cut; bit 1: events cut.
+    truncated: i64,
 }
 
 /// A run's totals as the recording process measured them.

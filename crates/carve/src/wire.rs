@@ -375,7 +375,7 @@ impl<'a> Reader<'a> {
         let outcome = self.outcome()?;
         self.fresh();
         let after = self.value(0)?;
-        let truncated = self.u8()? != 0;
+        let flags = self.u8()?;
         Ok(CallRecord {
             kind,
             method,
@@ -388,7 +388,8 @@ impl<'a> Reader<'a> {
             events,
             outcome,
             after,
-            truncated,
+            truncated: flags != 0,
+            events_cut: flags & 2 != 0,
         })
     }
 

@@ -38,6 +38,10 @@ pub struct Request {
     /// Extra runs a test must pass to be kept.
     #[arg(long, default_value_t = 2)]
     reruns: u32,
+    /// Seconds each test may run in the validation runs (JUnit 5) before it fails and is
+    /// removed.
+    #[arg(long, default_value_t = 10)]
+    test_timeout: u64,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -54,6 +58,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
     };
     cfg.validate = !req.no_validate;
     cfg.reruns = req.reruns;
+    cfg.test_timeout = std::time::Duration::from_secs(req.test_timeout.max(1));
     let report = carve(&cfg).with_context(|| format!("carving from {}", req.store.display()))?;
     if req.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

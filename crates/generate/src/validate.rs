@@ -43,6 +43,11 @@ pub struct Tools {
     /// reported when a class is validated, so that generation without validation works
     /// without them.
     pub jars: JarSearch,
+    /// A time limit for each JUnit 5 test of the validation runs, enforced from another
+    /// thread (JUnit's `junit.jupiter.execution.timeout.default` with the separate-thread
+    /// mode of JUnit 5.9+), for tests without a limit of their own that may not end; `None`
+    /// leaves the tests' own limits.
+    pub test_timeout: Option<Duration>,
 }
 
 impl Tools {
@@ -53,7 +58,15 @@ impl Tools {
             javac: jdk.javac(),
             java: jdk.java(),
             jars,
+            test_timeout: None,
         }
+    }
+
+    /// The same tools with a time limit for each test of the validation runs.
+    #[must_use]
+    pub fn with_test_timeout(mut self, limit: Duration) -> Tools {
+        self.test_timeout = Some(limit);
+        self
     }
 }
 
@@ -310,7 +323,8 @@ pub fn check(
     // A run that does not end (a test left a thread or a shutdown hook that waits) is stopped:
     // at the latest after a minute plus the tests' own time limits, and a few seconds after
     // JUnit has reported.
-    let limit = Duration::from_secs(60 + 5 * test_names.len() as u64);
+    let per_test = tools.test_timeout.map_or(5, |t| t.as_secs() + 1);
+    let limit = Duration::from_secs(60 + per_test * test_names.len() as u64);
     let failing = match junit {
         JUnit::Five => {
             let console = tools.jars.junit5_console()?;
@@ -331,6 +345,17 @@ pub fn check(
                 .arg(&reports)
                 .arg("-cp")
                 .arg(join(&run_cp));
+            if let Some(t) = tools.test_timeout {
+                cmd.arg("--config")
+                    .arg(format!(
+                        "junit.jupiter.execution.timeout.default={}ms",
+                        t.as_millis().max(1)
+                    ))
+                    .args([
+                        "--config",
+                        "junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD",
+                    ]);
+            }
             cmd.args(["--select-class", qualified]);
             let report = reports.join("TEST-junit-jupiter.xml");
             let o = run_bounded(&mut cmd, limit, &|_| report.exists())

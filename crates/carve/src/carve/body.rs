@@ -531,6 +531,12 @@ pub fn carve_call(
     if !types.accessible(&class) {
         return Err(format!("{class} cannot be named by a test"));
     }
+    // Interactions past the event limit were not recorded: mocks would run out of answers
+    // (repeating the last one, which can keep a loop going for ever) and the verification of
+    // the recorded interactions would fail.
+    if c.events_cut {
+        return Err("interactions past the recording's --max-events".into());
+    }
     let desc = MethodDescriptor::parse(&m.descriptor).map_err(|e| e.to_string())?;
     let mut b = Builder {
         types,

@@ -54,10 +54,14 @@ pub struct CarveConfig {
     pub validate: bool,
     /// Extra runs a kept test must pass.
     pub reruns: u32,
+    /// Time limit of each test in the validation runs (JUnit 5): a test past it fails and
+    /// is removed.
+    pub test_timeout: std::time::Duration,
 }
 
 impl CarveConfig {
-    /// JUnit 5, validated, two extra runs, every recorded class of the latest run.
+    /// JUnit 5, validated, two extra runs, 10 s per test, every recorded class of the latest
+    /// run.
     #[must_use]
     pub fn new(store: PathBuf, classpath: String, out: PathBuf) -> Self {
         Self {
@@ -69,6 +73,7 @@ impl CarveConfig {
             junit: JUnit::Five,
             validate: true,
             reruns: 2,
+            test_timeout: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -289,7 +294,8 @@ pub fn carve(cfg: &CarveConfig) -> Result<CarveReport> {
             .ok_or_else(|| Error::Command("no JDK found (set JAVA_HOME)".into()))
             .and_then(|h| ferrosuite_bytecode::jdk::Jdk::at(&h).map_err(Error::from))?;
         Some((
-            Tools::new(&jdk, JarSearch::new(Vec::new(), None, None)),
+            Tools::new(&jdk, JarSearch::new(Vec::new(), None, None))
+                .with_test_timeout(cfg.test_timeout),
             jdk.feature,
         ))
     } else {

@@ -218,6 +218,41 @@ fn carves_passing_tests_from_the_shop_run() {
     assert!(text.contains("no price for kiwi"), "{text}");
 }
 
+#[test]
+fn calls_with_interactions_past_the_event_limit_are_marked_and_not_carved() {
+    let dir = shop("carve-event-limit");
+    let mut cfg = shop_config(&dir, "java");
+    cfg.max_events = 1;
+    record(&cfg).unwrap();
+    let store = Store::open(&cfg.store).unwrap();
+    let run = store.last_run().unwrap().unwrap();
+    let total = store
+        .calls(run, method_id(&store, run, "shop/Cart", "total"))
+        .unwrap();
+    // Every total asks the price list and then reads the discount, except the one whose first
+    // price is missing: that one alone fits in one event.
+    let cut: Vec<bool> = total.iter().map(|c| c.events_cut).collect();
+    assert_eq!(cut, vec![true, true, true, false, true], "{total:#?}");
+    assert!(total.iter().all(|c| c.events.len() <= 1));
+    assert!(total.iter().filter(|c| c.events_cut).all(|c| c.truncated));
+    let mut c = ferrosuite_carve::carve::CarveConfig::new(
+        cfg.store.clone(),
+        dir.join("classes").display().to_string(),
+        dir.join("carved"),
+    );
+    c.validate = false;
+    c.classes = vec!["shop.Cart".into()];
+    let report = ferrosuite_carve::carve::carve(&c).unwrap();
+    assert_eq!(
+        report
+            .skipped
+            .get("interactions past the recording's --max-events")
+            .copied(),
+        Some(4),
+        "{report:#?}"
+    );
+}
+
 /// Runs a carved test class against other classes; returns the names of the failing tests.
 fn failing_against(file: &Path, qualified: &str, classes: &Path) -> Vec<String> {
     use ferrosuite_generate::validate::{Tools, check};

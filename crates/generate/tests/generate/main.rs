@@ -23,3 +23,4 @@ mod fitness_on_host;
 mod mocks;
 mod mutation;
 mod pipeline;
+mod validation;

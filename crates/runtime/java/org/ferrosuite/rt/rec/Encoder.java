@@ -83,9 +83,11 @@ final class Encoder {
     boolean dry;
     private final Config cfg;
     private final IdentityHashMap<Object, Integer> numbers = new IdentityHashMap<Object, Integer>(64);
-    private IdentityHashMap<Object, Boolean> scope = new IdentityHashMap<Object, Boolean>(64);
+    /** Entries a per-snapshot table keeps its storage for (past that it is replaced). */
+    private static final int SMALL = 32;
+    private IdentityHashMap<Object, Boolean> scope = new IdentityHashMap<Object, Boolean>(SMALL);
     /** Names (classes, fields) written in the current snapshot, by their number. */
-    private final java.util.HashMap<String, Integer> names = new java.util.HashMap<String, Integer>();
+    private java.util.HashMap<String, Integer> names = new java.util.HashMap<String, Integer>();
     /** Objects met in the current snapshot (the callee's collaborators, for the entry snapshot). */
     IdentityHashMap<Object, Boolean> met;
     private int budget;
@@ -217,8 +219,18 @@ final class Encoder {
     /** Starts a new snapshot: budget reset, new back-reference scope and name table. */
     void snapshot(IdentityHashMap<Object, Boolean> collect) {
         budget = limit;
-        scope = new IdentityHashMap<Object, Boolean>(64);
-        names.clear();
+        // Clearing costs the table's capacity, not its size: a table that grew is replaced, so
+        // that the many small snapshots (a static read, a call's arguments) stay cheap.
+        if (scope.size() > SMALL) {
+            scope = new IdentityHashMap<Object, Boolean>(SMALL);
+        } else if (!scope.isEmpty()) {
+            scope.clear();
+        }
+        if (names.size() > SMALL) {
+            names = new java.util.HashMap<String, Integer>();
+        } else if (!names.isEmpty()) {
+            names.clear();
+        }
         met = collect;
     }
 
@@ -362,21 +374,75 @@ final class Encoder {
 
     private void array(Object v, Class<?> c, int n, int depth) {
         int length = Array.getLength(v);
-        int k = Math.min(length, cfg.arrays);
+        // Past the limit no element is written, only the length: a test cannot rebuild a
+        // shortened array (the carver skips what needs one), and big buffers were most of the
+        // bytes a recording wrote.
+        int k = length <= cfg.arrays ? length : 0;
         if (k < length) {
             truncated = true;
         }
         u8(ARRAY);
         id32(n);
-        name(c.getComponentType().getName());
+        Class<?> t = c.getComponentType();
+        name(t.getName());
         u32(length);
         u32(k);
-        Class<?> t = c.getComponentType();
-        for (int i = 0; i < k; i++) {
-            if (t.isPrimitive()) {
-                value(Array.get(v, i), depth);
-            } else {
-                value(((Object[]) v)[i], depth - 1);
+        if (!t.isPrimitive()) {
+            Object[] a = (Object[]) v;
+            for (int i = 0; i < k; i++) {
+                value(a[i], depth - 1);
+            }
+            return;
+        }
+        // Primitive elements as value() writes them, without boxing each.
+        budget -= k;
+        if (t == int.class) {
+            int[] a = (int[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(INT);
+                u32(a[i]);
+            }
+        } else if (t == byte.class) {
+            byte[] a = (byte[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(BYTE);
+                u8(a[i]);
+            }
+        } else if (t == char.class) {
+            char[] a = (char[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(CHAR);
+                u16(a[i]);
+            }
+        } else if (t == long.class) {
+            long[] a = (long[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(LONG);
+                u64(a[i]);
+            }
+        } else if (t == double.class) {
+            double[] a = (double[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(DOUBLE);
+                u64(Double.doubleToRawLongBits(a[i]));
+            }
+        } else if (t == float.class) {
+            float[] a = (float[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(FLOAT);
+                u32(Float.floatToRawIntBits(a[i]));
+            }
+        } else if (t == short.class) {
+            short[] a = (short[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(SHORT);
+                u16(a[i]);
+            }
+        } else {
+            boolean[] a = (boolean[]) v;
+            for (int i = 0; i < k; i++) {
+                u8(BOOLEAN);
+                u8(a[i] ? 1 : 0);
             }
         }
     }
@@ -384,19 +450,21 @@ final class Encoder {
     private void collection(Collection<?> v, Class<?> c, int n, int depth) {
         Object[] items;
         try {
-            items = v.toArray();
+            // Past the limit only the size (as for arrays).
+            items = v.size() > cfg.arrays ? null : v.toArray();
         } catch (RuntimeException e) {
             opaque(c, n, "cannot read its elements: " + e.getClass().getName());
             return;
         }
-        int k = Math.min(items.length, cfg.arrays);
-        if (k < items.length) {
+        int size = items == null ? v.size() : items.length;
+        int k = items == null ? 0 : Math.min(items.length, cfg.arrays);
+        if (k < size) {
             truncated = true;
         }
         u8(COLLECTION);
         id32(n);
         name(c.getName());
-        u32(items.length);
+        u32(size);
         u32(k);
         for (int i = 0; i < k; i++) {
             value(items[i], depth - 1);
@@ -406,19 +474,20 @@ final class Encoder {
     private void map(Map<?, ?> v, Class<?> c, int n, int depth) {
         Object[] entries;
         try {
-            entries = v.entrySet().toArray();
+            entries = v.size() > cfg.arrays ? null : v.entrySet().toArray();
         } catch (RuntimeException e) {
             opaque(c, n, "cannot read its entries: " + e.getClass().getName());
             return;
         }
-        int k = Math.min(entries.length, cfg.arrays);
-        if (k < entries.length) {
+        int size = entries == null ? v.size() : entries.length;
+        int k = entries == null ? 0 : Math.min(entries.length, cfg.arrays);
+        if (k < size) {
             truncated = true;
         }
         u8(MAP);
         id32(n);
         name(c.getName());
-        u32(entries.length);
+        u32(size);
         u32(k);
         for (int i = 0; i < k; i++) {
             Map.Entry<?, ?> e = (Map.Entry<?, ?>) entries[i];

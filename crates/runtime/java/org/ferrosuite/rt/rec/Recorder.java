@@ -68,6 +68,36 @@ public final class Recorder {
         }
     };
 
+    /** A thread and its {@link Local}. */
+    private static final class Owner {
+        final Thread thread;
+        final Local local;
+
+        Owner(Thread thread, Local local) {
+            this.thread = thread;
+            this.local = local;
+        }
+    }
+
+    /**
+     * The thread that asked last, with its state: the probes of calls and static reads ask on
+     * every execution, and in a program that runs on one thread this spares them the
+     * {@code ThreadLocal} lookup (most of the recording's cost on Rhino before it).
+     */
+    private static volatile Owner last = new Owner(null, null);
+
+    /** The current thread's state. */
+    private static Local local() {
+        Thread t = Thread.currentThread();
+        Owner o = last;
+        if (o.thread == t) {
+            return o.local;
+        }
+        Local l = LOCAL.get();
+        last = new Owner(t, l);
+        return l;
+    }
+
     private static final ClassValue<Field> ID = new ClassValue<Field>() {
         @Override
         protected Field computeValue(Class<?> c) {
@@ -99,6 +129,35 @@ public final class Recorder {
         IdentityHashMap<Object, Boolean> collaborators;
         /** Events written (calls on collaborators, static reads). */
         int events;
+        /** Some event was not written for the event limit. */
+        boolean eventsCut;
+        /** The static fields read so far (each is reported once, with its first value). */
+        int[] statics;
+        int staticCount;
+
+        /** Whether static field {@code field} was reported for this call. */
+        boolean readStatic(int field) {
+            for (int i = 0; i < staticCount; i++) {
+                if (statics[i] == field) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void addStatic(int field) {
+            if (statics == null) {
+                statics = new int[8];
+            } else if (staticCount == statics.length) {
+                statics = java.util.Arrays.copyOf(statics, staticCount * 2);
+            }
+            statics[staticCount++] = field;
+        }
+
+        /** Whether the call takes events now (see {@link Local#open}). */
+        boolean taking() {
+            return !eventsCut && openCall < 0;
+        }
         /**
          * The token of the call on a collaborator this call is inside (what happens inside it is
          * not this call's), or -1.
@@ -111,16 +170,55 @@ public final class Recorder {
         Frame[] stack = new Frame[16];
         int size;
         boolean busy;
+        /**
+         * Frames on the stack that take events now (not cut, not inside a call on a
+         * collaborator): when none does, calls on collaborators and static reads have nothing
+         * to write or mark, and return at once.
+         */
+        int open;
         /** Collaborators of any frame on the stack, with the number of frames holding each. */
         final IdentityHashMap<Object, int[]> watched = new IdentityHashMap<Object, int[]>();
+        /**
+         * The classes of the watched objects, with how many of them each has: most calls are on
+         * objects of other classes, and this test spares them the identity hash (which a new
+         * or locked object pays dearly for).
+         */
+        final IdentityHashMap<Class<?>, int[]> classes = new IdentityHashMap<Class<?>, int[]>();
+        /**
+         * Changes with the stack, the collaborators and which frames take events: answers
+         * computed at the same version still hold.
+         */
+        long version;
+        /** Per static field, 1 + the version at which every taking frame had its read. */
+        long[] staticsAt = new long[0];
+        /** The last object {@link Recorder#watched} was asked about, and the answer. */
+        Object lastAsked;
+        long lastAskedAt = -1;
+        boolean lastAnswer;
+
+        /** Whether every frame that takes events has a read of static field {@code field}. */
+        boolean hasStatic(int field) {
+            return field < staticsAt.length && staticsAt[field] == version + 1;
+        }
+
+        void noteStatic(int field) {
+            if (field >= staticsAt.length) {
+                staticsAt = java.util.Arrays.copyOf(staticsAt, Math.max(field + 1, staticsAt.length * 2));
+            }
+            staticsAt[field] = version + 1;
+        }
 
         void push(Frame f) {
+            version++;
             if (size == stack.length) {
                 Frame[] s = new Frame[size * 2];
                 System.arraycopy(stack, 0, s, 0, size);
                 stack = s;
             }
             stack[size++] = f;
+            if (f.taking()) {
+                open++;
+            }
             for (Object o : f.collaborators.keySet()) {
                 if (!isState(o)) {
                     watch(o);
@@ -129,21 +227,36 @@ public final class Recorder {
         }
 
         Frame pop() {
+            version++;
             Frame f = stack[--size];
             stack[size] = null;
+            if (f.taking()) {
+                open--;
+            }
             for (Object o : f.collaborators.keySet()) {
                 int[] n = watched.get(o);
                 if (n != null && --n[0] <= 0) {
                     watched.remove(o);
+                    int[] c = classes.get(o.getClass());
+                    if (c != null && --c[0] <= 0) {
+                        classes.remove(o.getClass());
+                    }
                 }
             }
             return f;
         }
 
         void watch(Object o) {
+            version++;
             int[] n = watched.get(o);
             if (n == null) {
                 watched.put(o, new int[] {1});
+                int[] c = classes.get(o.getClass());
+                if (c == null) {
+                    classes.put(o.getClass(), new int[] {1});
+                } else {
+                    c[0]++;
+                }
             } else {
                 n[0]++;
             }
@@ -234,8 +347,18 @@ public final class Recorder {
         if (!on || receiver == null || ACTIVE.get() == 0) {
             return false;
         }
-        Local l = LOCAL.get();
-        return l.size > 0 && !l.busy && l.watched.containsKey(receiver);
+        Local l = local();
+        if (l.open == 0 || l.busy) {
+            return false;
+        }
+        if (receiver == l.lastAsked && l.lastAskedAt == l.version) {
+            return l.lastAnswer;
+        }
+        boolean a = l.classes.containsKey(receiver.getClass()) && l.watched.containsKey(receiver);
+        l.lastAsked = receiver;
+        l.lastAskedAt = l.version;
+        l.lastAnswer = a;
+        return a;
     }
 
     /**
@@ -245,7 +368,7 @@ public final class Recorder {
         if (!on) {
             return -1;
         }
-        Local l = LOCAL.get();
+        Local l = local();
         if (l.busy) {
             return -1;
         }
@@ -270,7 +393,7 @@ public final class Recorder {
         if (!on) {
             return;
         }
-        Local l = LOCAL.get();
+        Local l = local();
         if (l.busy) {
             return;
         }
@@ -376,7 +499,7 @@ public final class Recorder {
         if (token < 0) {
             return;
         }
-        Local l = LOCAL.get();
+        Local l = local();
         if (l.busy || token >= l.size) {
             return;
         }
@@ -398,7 +521,7 @@ public final class Recorder {
         if (!on) {
             return;
         }
-        Local l = LOCAL.get();
+        Local l = local();
         Frame top = l.top();
         if (l.busy || top == null || !top.init || top.method != id) {
             return;
@@ -449,7 +572,9 @@ public final class Recorder {
                 e.u8(Encoder.SAME);
             }
         }
-        e.u8(e.truncated ? 1 : 0);
+        // Flags: 1 some value or event was cut, 2 events were cut (the interactions are not all
+        // there, so no test can replay them).
+        e.u8((e.truncated ? 1 : 0) | (f.eventsCut ? 2 : 0));
         int n = e.len - 4;
         e.buf[0] = (byte) (n >>> 24);
         e.buf[1] = (byte) (n >>> 16);
@@ -481,9 +606,14 @@ public final class Recorder {
     }
 
     /** Whether the call may record one more event (else it is marked truncated). */
-    private static boolean roomFor(Frame f) {
+    private static boolean roomFor(Local l, Frame f) {
         if (f.events >= cfg.events) {
             f.enc.truncated = true;
+            if (f.taking()) {
+                l.open--;
+                l.version++;
+            }
+            f.eventsCut = true;
             return false;
         }
         f.events++;
@@ -505,8 +635,8 @@ public final class Recorder {
 
     /** A call on a collaborator begins; returns the token of its end (-1: not reported). */
     public static int callOut(int target, Object receiver, Object[] args) {
-        Local l = LOCAL.get();
-        if (l.busy || receiver == null || l.size == 0 || isState(receiver)) {
+        Local l = local();
+        if (l.busy || receiver == null || l.open == 0 || isState(receiver)) {
             return -1;
         }
         l.busy = true;
@@ -515,11 +645,13 @@ public final class Recorder {
             boolean any = false;
             for (int i = l.size - 1; i >= 0; i--) {
                 Frame f = l.stack[i];
-                if (f.openCall >= 0 || !f.collaborators.containsKey(receiver) || !roomFor(f)) {
+                if (!f.taking() || !f.collaborators.containsKey(receiver) || !roomFor(l, f)) {
                     continue;
                 }
                 Encoder e = f.enc;
                 f.openCall = token;
+                l.open--;
+                l.version++;
                 any = true;
                 e.u8(EV_CALL);
                 e.u32(target);
@@ -552,7 +684,7 @@ public final class Recorder {
         if (token < 0) {
             return;
         }
-        Local l = LOCAL.get();
+        Local l = local();
         if (l.busy) {
             return;
         }
@@ -565,6 +697,10 @@ public final class Recorder {
                     continue;
                 }
                 f.openCall = -1;
+                l.version++;
+                if (f.taking()) {
+                    l.open++;
+                }
                 if (thrown != null) {
                     f.enc.u8(EV_THREW);
                     f.enc.exception(thrown);
@@ -589,22 +725,26 @@ public final class Recorder {
         if (!on || ACTIVE.get() == 0) {
             return;
         }
-        Local l = LOCAL.get();
-        if (l.busy || l.size == 0) {
+        Local l = local();
+        if (l.busy || l.open == 0 || l.hasStatic(field)) {
             return;
         }
         l.busy = true;
         try {
             for (int i = l.size - 1; i >= 0; i--) {
                 Frame f = l.stack[i];
-                if (f.openCall >= 0 || !roomFor(f)) {
+                // A test sets each static field to the value the call read first; later reads
+                // (a loop over a static table) would only repeat it.
+                if (!f.taking() || f.readStatic(field) || !roomFor(l, f)) {
                     continue;
                 }
+                f.addStatic(field);
                 f.enc.u8(EV_STATIC);
                 f.enc.u32(field);
                 f.enc.snapshot(null);
                 f.enc.value(value, cfg.depth);
             }
+            l.noteStatic(field);
         } catch (Throwable t) {
             // Lost.
         } finally {
