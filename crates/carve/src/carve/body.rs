@@ -21,13 +21,15 @@
 //! needs cut by a recording limit, an object whose state could not be read, a collaborator no
 //! mock can stand for, a class a test cannot name.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::instrument::record::{CallTarget, RecordedMethod, StaticField};
 use ferrosuite_emit::names::{Scope, lower_camel, simple_name};
 use ferrosuite_testcase::statement::{java_type, string_literal};
 
+use super::jdk::{collection_cast, collection_expr, map_expr, text_expr, text_type};
+use super::literal::{component_source, is_primitive, literal};
 use crate::model::{CallRecord, Event, Outcome, Thrown, Value};
 
 /// What a test may name: answers whether a class (binary name) is accessible from the test's
@@ -59,92 +61,6 @@ pub fn source_name(binary: &str) -> String {
     binary.replace('$', ".")
 }
 
-fn char_literal(u: u16) -> String {
-    match u {
-        0x27 => "'\\''".into(),
-        0x5c => "'\\\\'".into(),
-        0x20..=0x7e => format!("'{}'", char::from(u as u8)),
-        _ => format!("'\\u{u:04x}'"),
-    }
-}
-
-fn float_literal(bits: u32) -> String {
-    let f = f32::from_bits(bits);
-    if f.is_nan() {
-        "Float.NaN".into()
-    } else if f.is_infinite() {
-        if f > 0.0 {
-            "Float.POSITIVE_INFINITY"
-        } else {
-            "Float.NEGATIVE_INFINITY"
-        }
-        .into()
-    } else {
-        format!("{f:?}f")
-    }
-}
-
-fn double_literal(bits: u64) -> String {
-    let d = f64::from_bits(bits);
-    if d.is_nan() {
-        "Double.NaN".into()
-    } else if d.is_infinite() {
-        if d > 0.0 {
-            "Double.POSITIVE_INFINITY"
-        } else {
-            "Double.NEGATIVE_INFINITY"
-        }
-        .into()
-    } else {
-        format!("{d:?}d")
-    }
-}
-
-/// The literal of a primitive, string or null value, if it is one.
-fn literal(v: &Value) -> Option<String> {
-    Some(match v {
-        Value::Null => "null".into(),
-        Value::Boolean { v } => v.to_string(),
-        Value::Byte { v } => format!("(byte) {v}"),
-        Value::Short { v } => format!("(short) {v}"),
-        Value::Char { v } => char_literal(*v),
-        Value::Int { v } => {
-            if *v == i32::MIN {
-                "Integer.MIN_VALUE".into()
-            } else {
-                v.to_string()
-            }
-        }
-        Value::Long { v } => {
-            if *v == i64::MIN {
-                "Long.MIN_VALUE".into()
-            } else {
-                format!("{v}L")
-            }
-        }
-        Value::Float { bits } => float_literal(*bits),
-        Value::Double { bits } => double_literal(*bits),
-        Value::String { v } => string_literal(v),
-        _ => return None,
-    })
-}
-
-/// The source type of `Class.getName()` of an array's component (`int`, `java.lang.String`,
-/// `[I`).
-fn component_source(name: &str) -> Option<String> {
-    if let Some(desc) = name.strip_prefix('[') {
-        return FieldType::parse(&format!("[{desc}"))
-            .ok()
-            .map(|t| java_type(&t));
-    }
-    Some(match name {
-        "boolean" | "byte" | "char" | "short" | "int" | "long" | "float" | "double" => {
-            name.to_string()
-        }
-        _ => source_name(name),
-    })
-}
-
 /// The Mockito matcher of a parameter type.
 fn any_matcher(t: &FieldType) -> &'static str {
     match t {
@@ -168,6 +84,45 @@ struct Builder<'a> {
     names: Scope,
     mocks: BTreeMap<u32, String>,
     collaborators: BTreeSet<u32>,
+    /// The full definitions in the call's receiver and arguments, by number: a reference cut by
+    /// the depth limit, or a back reference, is built from the definition met elsewhere.
+    defs: HashMap<u32, &'a Value>,
+    /// Numbers something refers back to (a value type met twice gets a variable).
+    shared: HashSet<u32>,
+    /// Arrays, collections and maps being built (their elements cannot refer to them).
+    building: HashSet<u32>,
+}
+
+/// Indexes the definitions in `v` and the numbers it refers back to (see [`Builder::defs`]).
+fn index<'a>(v: &'a Value, defs: &mut HashMap<u32, &'a Value>, shared: &mut HashSet<u32>) {
+    match v {
+        Value::BackRef { r } | Value::Ref { r, .. } => {
+            shared.insert(*r);
+        }
+        Value::Object { r, fields, .. } => {
+            defs.entry(*r).or_insert(v);
+            for f in fields {
+                index(&f.value, defs, shared);
+            }
+        }
+        Value::Array { r, items, .. } | Value::Collection { r, items, .. } => {
+            defs.entry(*r).or_insert(v);
+            for i in items {
+                index(i, defs, shared);
+            }
+        }
+        Value::Map { r, entries, .. } => {
+            defs.entry(*r).or_insert(v);
+            for (k, x) in entries {
+                index(k, defs, shared);
+                index(x, defs, shared);
+            }
+        }
+        Value::Text { r, .. } => {
+            defs.entry(*r).or_insert(v);
+        }
+        _ => {}
+    }
 }
 
 impl Builder<'_> {
@@ -197,12 +152,15 @@ impl Builder<'_> {
                 )
             }),
             Value::Class { name } => Ok(format!("CarveSupport.type({})", string_literal(name))),
-            Value::BackRef { r } => self
-                .vars
-                .get(r)
-                .or_else(|| self.mocks.get(r))
-                .cloned()
-                .ok_or_else(|| format!("object {r} referred to before it was built")),
+            Value::BackRef { r } => {
+                if let Some(v) = self.vars.get(r).or_else(|| self.mocks.get(r)) {
+                    return Ok(v.clone());
+                }
+                match self.defs.get(r).copied() {
+                    Some(d) if !self.building.contains(r) => self.expr(d),
+                    _ => Err(format!("object {r} referred to before it was built")),
+                }
+            }
             Value::Ref { r, class, .. } | Value::Opaque { r, class, .. } => {
                 if let Some(m) = self.mocks.get(r) {
                     return Ok(m.clone());
@@ -210,12 +168,31 @@ impl Builder<'_> {
                 if let Some(v) = self.vars.get(r) {
                     return Ok(v.clone());
                 }
+                if let Some(d) = self.defs.get(r).copied() {
+                    if matches!(v, Value::Ref { .. }) && !self.building.contains(r) {
+                        return self.expr(d);
+                    }
+                }
                 Err(match v {
                     Value::Ref { .. } => format!("a {class} past the snapshot's depth or size"),
                     _ => format!("a {class} whose state could not be read"),
                 })
             }
-            Value::Text { class, text, .. } => Self::text(class, text),
+            Value::Text { r, class, text } => {
+                if let Some(v) = self.vars.get(r) {
+                    return Ok(v.clone());
+                }
+                let e = text_expr(class, text)?;
+                if !self.shared.contains(r) {
+                    return Ok(e);
+                }
+                // Met twice (a buffer two fields share): one object, as recorded.
+                let var = self.fresh(class);
+                self.lines
+                    .push(format!("{} {var} = {e};", text_type(class)));
+                self.vars.insert(*r, var.clone());
+                Ok(var)
+            }
             Value::Array {
                 r,
                 component,
@@ -228,6 +205,7 @@ impl Builder<'_> {
                 if items.len() != *length as usize {
                     return Err(format!("an array of {length} kept {}", items.len()));
                 }
+                self.building.insert(*r);
                 let elem =
                     component_source(component).ok_or_else(|| format!("array of {component}"))?;
                 if !is_primitive(component)
@@ -240,6 +218,7 @@ impl Builder<'_> {
                 for i in items {
                     parts.push(self.expr(i)?);
                 }
+                self.building.remove(r);
                 let var = self.fresh(&format!(
                     "{}Array",
                     component.rsplit('.').next().unwrap_or("a")
@@ -263,10 +242,12 @@ impl Builder<'_> {
                 if items.len() != *size as usize {
                     return Err(format!("a {class} of {size} kept {}", items.len()));
                 }
+                self.building.insert(*r);
                 let mut parts = Vec::with_capacity(items.len());
                 for i in items {
                     parts.push(self.expr(i)?);
                 }
+                self.building.remove(r);
                 let list = format!("java.util.Arrays.asList({})", parts.join(", "));
                 let e =
                     collection_expr(class, &list, &parts).ok_or_else(|| format!("a {class}"))?;
@@ -288,11 +269,13 @@ impl Builder<'_> {
                 if entries.len() != *size as usize {
                     return Err(format!("a {class} of {size} kept {}", entries.len()));
                 }
+                self.building.insert(*r);
                 let mut parts = Vec::with_capacity(entries.len() * 2);
                 for (k, v) in entries {
                     parts.push(self.expr(k)?);
                     parts.push(self.expr(v)?);
                 }
+                self.building.remove(r);
                 let e = map_expr(class, &parts).ok_or_else(|| format!("a {class}"))?;
                 let var = self.fresh(class);
                 self.lines.push(format!("java.util.Map {var} = {e};"));
@@ -341,118 +324,6 @@ impl Builder<'_> {
             _ => Err("a value that cannot be rebuilt".into()),
         }
     }
-
-    fn text(class: &str, text: &str) -> Result<String, String> {
-        let s = string_literal(text);
-        Ok(match class {
-            "java.lang.StringBuilder" => format!("new StringBuilder({s})"),
-            "java.lang.StringBuffer" => format!("new StringBuffer({s})"),
-            "java.math.BigInteger" => format!("new java.math.BigInteger({s})"),
-            "java.math.BigDecimal" => format!("new java.math.BigDecimal({s})"),
-            "java.io.File" => format!("new java.io.File({s})"),
-            "java.net.URI" => format!("java.net.URI.create({s})"),
-            "java.net.URL" => format!("new java.net.URL({s})"),
-            "java.util.UUID" => format!("java.util.UUID.fromString({s})"),
-            "java.util.Locale" => {
-                format!(
-                    "java.util.Locale.forLanguageTag({})",
-                    string_literal(&text.replace('_', "-"))
-                )
-            }
-            "java.util.regex.Pattern" => format!("java.util.regex.Pattern.compile({s})"),
-            "java.util.Date" => format!("new java.util.Date({text}L)"),
-            c if c.starts_with("sun.nio.fs.") => format!("java.nio.file.Paths.get({s})"),
-            c if c.starts_with("sun.nio.cs.") => format!("java.nio.charset.Charset.forName({s})"),
-            _ => return Err(format!("a {class}")),
-        })
-    }
-}
-
-fn is_primitive(name: &str) -> bool {
-    matches!(
-        name,
-        "boolean" | "byte" | "char" | "short" | "int" | "long" | "float" | "double"
-    )
-}
-
-/// A JDK collection of this class with these elements (`list` is `Arrays.asList(…)`).
-fn collection_expr(class: &str, list: &str, parts: &[String]) -> Option<String> {
-    Some(match class {
-        "java.util.ArrayList"
-        | "java.util.LinkedList"
-        | "java.util.HashSet"
-        | "java.util.LinkedHashSet"
-        | "java.util.TreeSet"
-        | "java.util.ArrayDeque"
-        | "java.util.Vector"
-        | "java.util.concurrent.CopyOnWriteArrayList"
-        | "java.util.concurrent.ConcurrentLinkedQueue"
-        | "java.util.PriorityQueue" => {
-            format!("new {class}({list})")
-        }
-        "java.util.Arrays$ArrayList" => list.to_string(),
-        "java.util.Collections$EmptyList" => "java.util.Collections.emptyList()".into(),
-        "java.util.Collections$EmptySet" => "java.util.Collections.emptySet()".into(),
-        "java.util.Collections$SingletonList" if parts.len() == 1 => {
-            format!("java.util.Collections.singletonList({})", parts[0])
-        }
-        "java.util.Collections$SingletonSet" if parts.len() == 1 => {
-            format!("java.util.Collections.singleton({})", parts[0])
-        }
-        c if c.starts_with("java.util.Collections$Unmodifiable") && c.ends_with("Set") => {
-            format!("java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet({list}))")
-        }
-        c if (c.starts_with("java.util.Collections$Unmodifiable")
-            || c.starts_with("java.util.ImmutableCollections$List"))
-            && (c.ends_with("List") || c.contains("$List")) =>
-        {
-            format!("java.util.Collections.unmodifiableList(new java.util.ArrayList({list}))")
-        }
-        c if c.starts_with("java.util.ImmutableCollections$Set") => {
-            format!("java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet({list}))")
-        }
-        _ => return None,
-    })
-}
-
-/// The raw type a rebuilt collection is cast to where it is used.
-fn collection_cast(class: &str) -> &'static str {
-    if class.ends_with("Set") || class.contains("$Set") || class.contains("Singleton$") {
-        "(java.util.Set)"
-    } else if class.contains("Deque") || class.contains("Queue") {
-        "(java.util.Collection)"
-    } else {
-        "(java.util.List)"
-    }
-}
-
-/// A JDK map of this class with these entries (keys and values alternating).
-fn map_expr(class: &str, parts: &[String]) -> Option<String> {
-    let entries = if parts.is_empty() {
-        String::new()
-    } else {
-        format!(", {}", parts.join(", "))
-    };
-    Some(match class {
-        "java.util.HashMap"
-        | "java.util.LinkedHashMap"
-        | "java.util.TreeMap"
-        | "java.util.Hashtable"
-        | "java.util.concurrent.ConcurrentHashMap"
-        | "java.util.IdentityHashMap"
-        | "java.util.WeakHashMap" => {
-            format!("CarveSupport.map(new {class}(){entries})")
-        }
-        "java.util.Collections$EmptyMap" => "java.util.Collections.emptyMap()".into(),
-        c if c.starts_with("java.util.Collections$Unmodifiable")
-            || c.starts_with("java.util.ImmutableCollections$Map") =>
-        {
-            format!(
-                "java.util.Collections.unmodifiableMap(CarveSupport.map(new java.util.LinkedHashMap(){entries}))"
-            )
-        }
-        _ => return None,
-    })
 }
 
 /// The number of the object a value is (arrays and objects), if any.
@@ -546,7 +417,14 @@ pub fn carve_call(
         names: Scope::with_taken(["result", "thrown", "inOrder", "CarveSupport"]),
         mocks: BTreeMap::new(),
         collaborators: BTreeSet::new(),
+        defs: HashMap::new(),
+        shared: HashSet::new(),
+        building: HashSet::new(),
     };
+    index(&c.receiver, &mut b.defs, &mut b.shared);
+    for a in &c.args {
+        index(a, &mut b.defs, &mut b.shared);
+    }
     // Mocks first: every object with recorded calls.
     let mut calls: Vec<(u32, &CallTarget, &[Value], Option<&Outcome>)> = Vec::new();
     for e in &c.events {
@@ -982,5 +860,106 @@ mod tests {
         assert_eq!(source_name("a.B$C"), "a.B.C");
         assert_eq!(name_part("-15L"), "Minus15");
         assert_eq!(name_part("\"apple\""), "Apple");
+    }
+
+    struct Open;
+    impl Types for Open {
+        fn accessible(&self, _: &str) -> bool {
+            true
+        }
+        fn mockable(&self, _: &str) -> bool {
+            true
+        }
+    }
+
+    fn field(name: &str, value: Value) -> crate::model::FieldValue {
+        crate::model::FieldValue {
+            declaring: None,
+            name: name.into(),
+            value,
+        }
+    }
+
+    #[test]
+    fn cut_and_back_references_are_built_from_the_definition_met_elsewhere() {
+        // The receiver reaches node 2 first past the depth limit (a `ref`), then in full; its
+        // buffer is shared by two fields (a back reference to a value type).
+        let node = Value::Object {
+            r: 2,
+            class: "p.Node".into(),
+            id: -2,
+            fields: vec![field("label", Value::String { v: "n".into() })],
+            partial: false,
+        };
+        let receiver = Value::Object {
+            r: 1,
+            class: "p.Tree".into(),
+            id: -1,
+            fields: vec![
+                field(
+                    "deep",
+                    Value::Ref {
+                        r: 2,
+                        class: "p.Node".into(),
+                        id: -2,
+                    },
+                ),
+                field("root", node),
+                field(
+                    "main",
+                    Value::Text {
+                        r: 3,
+                        class: "java.lang.StringBuilder".into(),
+                        text: "ab".into(),
+                    },
+                ),
+                field("out", Value::BackRef { r: 3 }),
+            ],
+            partial: false,
+        };
+        let c = CallRecord {
+            kind: crate::model::CallKind::Method,
+            method: 0,
+            id: 1,
+            parent: 0,
+            thread: 1,
+            receiver,
+            receiver_id: -1,
+            args: Vec::new(),
+            events: Vec::new(),
+            outcome: Outcome::Returned {
+                value: Value::Int { v: 1 },
+            },
+            after: Value::Same,
+            truncated: true,
+            events_cut: false,
+        };
+        let m = RecordedMethod {
+            class: "p/Tree".into(),
+            name: "size".into(),
+            descriptor: "()I".into(),
+            is_static: false,
+        };
+        let body = carve_call(&c, &m, false, &[], &[], &Open).unwrap();
+        let text = body.lines.join("\n");
+        // One node, allocated once and used for both fields; one buffer for both.
+        assert_eq!(
+            text.matches("CarveSupport.allocate(p.Node.class)").count(),
+            1,
+            "{text}"
+        );
+        assert!(
+            text.contains("CarveSupport.set(tree, \"p.Tree\", \"deep\", node);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("CarveSupport.set(tree, \"p.Tree\", \"root\", node);"),
+            "{text}"
+        );
+        assert!(
+            text.contains("java.lang.StringBuilder stringBuilder = new StringBuilder(\"ab\");"),
+            "{text}"
+        );
+        assert!(text.contains("\"out\", stringBuilder);"), "{text}");
     }
 }

@@ -16,6 +16,8 @@
 //! ```
 
 pub mod body;
+mod jdk;
+mod literal;
 pub mod support;
 
 use std::collections::{BTreeMap, HashMap};

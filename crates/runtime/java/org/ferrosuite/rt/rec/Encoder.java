@@ -326,8 +326,9 @@ final class Encoder {
             id32(n);
             return;
         }
-        scope.put(v, Boolean.TRUE);
         if (depth <= 0 || budget <= 0) {
+            // Not in the scope: met again nearer the top (a field of the receiver that a deep
+            // path reached first), the object is written in full there.
             u8(REF);
             id32(n);
             name(c.getName());
@@ -335,6 +336,7 @@ final class Encoder {
             truncated = true;
             return;
         }
+        scope.put(v, Boolean.TRUE);
         if (c.isArray()) {
             array(v, c, n, depth);
             return;
