@@ -10,8 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 /// A recorded value. Arrays and objects carry a number `r` local to their call record: the
-/// same object met again in the same snapshot is a [`Value::BackRef`], and the receiver's
-/// state after the call reuses the numbers of the state before.
+/// same object met again in the same snapshot is a [`Value::BackRef`] (but for one the limits cut
+/// to a [`Value::Ref`], which is written again, in full where the limits allow), and the
+/// receiver's state after the call reuses the numbers of the state before.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum Value {

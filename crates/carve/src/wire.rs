@@ -5,7 +5,8 @@
 //! `u64 parent`, `u64 thread`, the receiver's value and `u64` identity, `u16` argument count and
 //! values, events (`0x21` call: `u32 target`, `u32 receiver`, `u16 n`, values; `0x22` its
 //! result: value; `0x23` its exception; `0x24` static read: `u32 field`, value), then `0x2f`,
-//! `u8` 0 and the value or 1 and the exception, the value after, and `u8 truncated`. Values
+//! `u8` 0 and the value or 1 and the exception, the value after, and `u8` flags (bit 0: a value or event was cut by a limit, bit 1: events were
+//! cut by the event limit). Values
 //! start with the tag of [`crate::model::Value`]'s variant, in declaration order of the Java
 //! `Encoder` constants.
 //!

@@ -40,7 +40,7 @@ pub struct Request {
     reruns: u32,
     /// Seconds each test may run in the validation runs (JUnit 5) before it fails and is
     /// removed.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     test_timeout: u64,
     /// Print the report as JSON.
     #[arg(long)]
@@ -58,7 +58,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
     };
     cfg.validate = !req.no_validate;
     cfg.reruns = req.reruns;
-    cfg.test_timeout = std::time::Duration::from_secs(req.test_timeout.max(1));
+    cfg.test_timeout = std::time::Duration::from_secs(req.test_timeout);
     let report = carve(&cfg).with_context(|| format!("carving from {}", req.store.display()))?;
     if req.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -323,8 +323,15 @@ pub fn check(
     // A run that does not end (a test left a thread or a shutdown hook that waits) is stopped:
     // at the latest after a minute plus the tests' own time limits, and a few seconds after
     // JUnit has reported.
-    let per_test = tools.test_timeout.map_or(5, |t| t.as_secs() + 1);
-    let limit = Duration::from_secs(60 + per_test * test_names.len() as u64);
+    let per_test = match (junit, tools.test_timeout) {
+        (JUnit::Five, Some(t)) => t.as_secs().saturating_add(1),
+        _ => 5,
+    };
+    let limit = Duration::from_secs(
+        per_test
+            .saturating_mul(test_names.len() as u64)
+            .saturating_add(60),
+    );
     let failing = match junit {
         JUnit::Five => {
             let console = tools.jars.junit5_console()?;

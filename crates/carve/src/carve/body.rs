@@ -425,6 +425,26 @@ pub fn carve_call(
     for a in &c.args {
         index(a, &mut b.defs, &mut b.shared);
     }
+    // What the events, the outcome and the state after refer back to is shared too (their
+    // definitions are not inputs the test builds).
+    let mut elsewhere = HashMap::new();
+    for e in &c.events {
+        match e {
+            Event::Call { args, outcome, .. } => {
+                for a in args {
+                    index(a, &mut elsewhere, &mut b.shared);
+                }
+                if let Some(Outcome::Returned { value }) = outcome {
+                    index(value, &mut elsewhere, &mut b.shared);
+                }
+            }
+            Event::StaticRead { value, .. } => index(value, &mut elsewhere, &mut b.shared),
+        }
+    }
+    if let Outcome::Returned { value } = &c.outcome {
+        index(value, &mut elsewhere, &mut b.shared);
+    }
+    index(&c.after, &mut elsewhere, &mut b.shared);
     // Mocks first: every object with recorded calls.
     let mut calls: Vec<(u32, &CallTarget, &[Value], Option<&Outcome>)> = Vec::new();
     for e in &c.events {

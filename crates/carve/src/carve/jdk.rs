@@ -1,7 +1,7 @@
 //! How JDK values are rebuilt in a carved test's source: value types from the text they were
 //! recorded by (`new java.math.BigDecimal("1.50")`), collections and maps from their elements
-//! (`new java.util.ArrayList(java.util.Arrays.asList(a, b))`), empty first and filled when an
-//! element refers back to the container.
+//! (`new java.util.ArrayList(java.util.Arrays.asList(a, b))`; a container that contains itself
+//! is not rebuilt).
 
 use ferrosuite_testcase::statement::string_literal;
 

@@ -21,7 +21,9 @@ import java.util.Map;
  * program with their fields (declaring class, name, value), JDK collections and maps by their
  * elements, JDK number and text types by their text, and, past the depth or size limit or where
  * reflection is refused, a reference or an opaque object. Every array and object gets a number
- * local to the record; a second meeting in the same snapshot writes a back reference. The
+ * local to the record; a second meeting in the same snapshot writes a back reference (an object
+ * cut by a limit is not entered in the snapshot: met again, it is written again, in full where
+ * the limits allow). The
  * snapshot after the call (the receiver's state) is a new scope that keeps the numbers.
  */
 final class Encoder {

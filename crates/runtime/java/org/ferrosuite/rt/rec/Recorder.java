@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * calls have frames. A recorded call's collaborators are the objects that came in through its
  * receiver's state or its arguments (JDK containers and values excepted: they are state), and
  * those returned by calls on collaborators. Every call on a collaborator made while the
- * recorded call runs, by whatever code, is one of its events, as is every static read — but not
+ * recorded call runs, by whatever code, is one of its events, as is the first read of each static
+ * field — but not
  * what happens inside a call on a collaborator (a test replaces the collaborator by a mock, so
  * that code does not run). The same event can belong to several recorded calls on the stack. Probes do nothing while the recorder itself runs (it never calls the
  * program's methods on purpose; an exception's {@code getMessage} is the one exception).
@@ -191,6 +192,8 @@ public final class Recorder {
         long version;
         /** Per static field, 1 + the version at which every taking frame had its read. */
         long[] staticsAt = new long[0];
+        /** The last token given to a call on a collaborator. */
+        int tokens;
         /** The last object {@link Recorder#watched} was asked about, and the answer. */
         Object lastAsked;
         long lastAskedAt = -1;
@@ -605,7 +608,7 @@ public final class Recorder {
         return true;
     }
 
-    /** Whether the call may record one more event (else it is marked truncated). */
+    /** Whether the call may record one more event (else it is marked truncated and events-cut). */
     private static boolean roomFor(Local l, Frame f) {
         if (f.events >= cfg.events) {
             f.enc.truncated = true;
@@ -641,7 +644,9 @@ public final class Recorder {
         }
         l.busy = true;
         try {
-            int token = l.size;
+            // Unique per thread: a call on a collaborator of an outer frame, made inside a call
+            // on a collaborator of an inner one, must not close the inner frame's call.
+            int token = ++l.tokens & Integer.MAX_VALUE;
             boolean any = false;
             for (int i = l.size - 1; i >= 0; i--) {
                 Frame f = l.stack[i];
@@ -691,7 +696,7 @@ public final class Recorder {
         l.busy = true;
         try {
             boolean collaborator = value != null && !isState(value);
-            for (int i = Math.min(token, l.size) - 1; i >= 0; i--) {
+            for (int i = l.size - 1; i >= 0; i--) {
                 Frame f = l.stack[i];
                 if (f.openCall != token) {
                     continue;
