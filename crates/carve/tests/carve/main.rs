@@ -253,6 +253,64 @@ fn calls_with_interactions_past_the_event_limit_are_marked_and_not_carved() {
     );
 }
 
+#[test]
+fn a_call_on_an_outer_collaborator_inside_an_inner_one_keeps_both_apart() {
+    // Outer.run holds the log; the inner worker it builds holds a store that notes each lookup
+    // in that log. Inside the worker's call on its store (no frame of its own: the store's one
+    // recorded call was the warm-up), the call on the log is the outer call's event; its end
+    // must not end the worker's call on the store.
+    let dir = scratch(TMP, "record-nest");
+    let src = repo().join("fixtures/carve/nest/src");
+    let sources: Vec<PathBuf> = ["Log", "Store", "Inner", "Outer", "Main"]
+        .iter()
+        .map(|c| PathBuf::from(format!("nest/{c}.java")))
+        .collect();
+    javac(&src, &sources, &[], &dir.join("classes")).unwrap();
+    let mut cfg = RecordConfig::new(
+        dir.join("trace.db"),
+        vec![
+            "java".into(),
+            "-cp".into(),
+            dir.join("classes").display().to_string(),
+            "nest.Main".into(),
+        ],
+    );
+    cfg.filter = RecordFilter {
+        include: vec!["nest".into()],
+        exclude: Vec::new(),
+    };
+    cfg.max_per_method = 1;
+    let s = record(&cfg).unwrap();
+    assert_eq!(s.exit_code, 0);
+    let store = Store::open(&cfg.store).unwrap();
+    let run = store.last_run().unwrap().unwrap();
+    let work = store
+        .calls(run, method_id(&store, run, "nest/Inner", "work"))
+        .unwrap();
+    assert_eq!(work.len(), 1, "{work:#?}");
+    let outcomes: Vec<_> = work[0]
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Call { outcome, .. } => outcome.clone(),
+            Event::StaticRead { .. } => panic!("{e:?}"),
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        vec![Some(Outcome::Returned {
+            value: Value::Int { v: 3 }
+        })],
+        "{work:#?}"
+    );
+    let outer = store
+        .calls(run, method_id(&store, run, "nest/Outer", "run"))
+        .unwrap();
+    assert_eq!(outer.len(), 1);
+    // "start", then one note per lookup of the two work calls.
+    assert_eq!(outer[0].events.len(), 3, "{outer:#?}");
+}
+
 /// Runs a carved test class against other classes; returns the names of the failing tests.
 fn failing_against(file: &Path, qualified: &str, classes: &Path) -> Vec<String> {
     use ferrosuite_generate::validate::{Tools, check};
