@@ -112,6 +112,23 @@ impl FieldType {
         self.to_string()
     }
 
+    /// The internal name of a primitive type's box (`java/lang/Integer` for `int`); `None` for
+    /// references.
+    #[must_use]
+    pub fn boxed_class(&self) -> Option<&'static str> {
+        Some(match self {
+            FieldType::Boolean => "java/lang/Boolean",
+            FieldType::Byte => "java/lang/Byte",
+            FieldType::Char => "java/lang/Character",
+            FieldType::Short => "java/lang/Short",
+            FieldType::Int => "java/lang/Integer",
+            FieldType::Long => "java/lang/Long",
+            FieldType::Float => "java/lang/Float",
+            FieldType::Double => "java/lang/Double",
+            FieldType::Object(_) | FieldType::Array(_) => return None,
+        })
+    }
+
     /// The name used by `Class.forName` / a `Class` constant: internal name for objects,
     /// descriptor for arrays.
     #[must_use]

@@ -201,20 +201,13 @@ fn local(opc: u8, index: u16) -> Insn<usize> {
 
 /// `T.valueOf(t)` for a primitive, nothing for a reference.
 fn boxing(cp: &mut ConstantPool, t: &FieldType) -> Result<Option<Insn<usize>>> {
-    let (class, desc) = match t {
-        FieldType::Boolean => ("java/lang/Boolean", "(Z)Ljava/lang/Boolean;"),
-        FieldType::Byte => ("java/lang/Byte", "(B)Ljava/lang/Byte;"),
-        FieldType::Char => ("java/lang/Character", "(C)Ljava/lang/Character;"),
-        FieldType::Short => ("java/lang/Short", "(S)Ljava/lang/Short;"),
-        FieldType::Int => ("java/lang/Integer", "(I)Ljava/lang/Integer;"),
-        FieldType::Long => ("java/lang/Long", "(J)Ljava/lang/Long;"),
-        FieldType::Float => ("java/lang/Float", "(F)Ljava/lang/Float;"),
-        FieldType::Double => ("java/lang/Double", "(D)Ljava/lang/Double;"),
-        FieldType::Object(_) | FieldType::Array(_) => return Ok(None),
+    let Some(class) = t.boxed_class() else {
+        return Ok(None);
     };
+    let desc = format!("({t})L{class};");
     Ok(Some(Insn::Cp {
         op: op::INVOKESTATIC,
-        index: cp.add_method_ref(class, "valueOf", desc, false)?,
+        index: cp.add_method_ref(class, "valueOf", &desc, false)?,
     }))
 }
 

@@ -691,19 +691,10 @@ pub fn carve_call(
     })
 }
 
-/// The boxed class of a primitive type.
+/// The simple name of a primitive type's box (`Object` for a reference).
 fn boxed(t: &FieldType) -> &'static str {
-    match t {
-        FieldType::Boolean => "Boolean",
-        FieldType::Byte => "Byte",
-        FieldType::Char => "Character",
-        FieldType::Short => "Short",
-        FieldType::Int => "Integer",
-        FieldType::Long => "Long",
-        FieldType::Float => "Float",
-        FieldType::Double => "Double",
-        FieldType::Object(_) | FieldType::Array(_) => "Object",
-    }
+    t.boxed_class()
+        .map_or("Object", |c| c.trim_start_matches("java/lang/"))
 }
 
 /// The `Class` of a parameter type: `int.class`, else by its `Class.getName()`.

@@ -779,16 +779,8 @@ impl MethodWriter<'_> {
             return None;
         }
         let boxed = match &ty {
-            FieldType::Boolean => "Boolean",
-            FieldType::Byte => "Byte",
-            FieldType::Char => "Character",
-            FieldType::Short => "Short",
-            FieldType::Int => "Integer",
-            FieldType::Long => "Long",
-            FieldType::Float => "Float",
-            FieldType::Double => "Double",
             FieldType::Object(string) if string == "java/lang/String" => "String",
-            _ => return None,
+            t => t.boxed_class()?.trim_start_matches("java/lang/"),
         };
         let read = format!(
             "{}.<{boxed}>get({}.class, {var}, {})",

@@ -113,21 +113,6 @@ pub(super) fn classes_of(g: &GenericType, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The boxed class of a primitive type.
-fn boxed(p: &FieldType) -> Option<&'static str> {
-    Some(match p {
-        FieldType::Boolean => "java/lang/Boolean",
-        FieldType::Byte => "java/lang/Byte",
-        FieldType::Char => "java/lang/Character",
-        FieldType::Short => "java/lang/Short",
-        FieldType::Int => "java/lang/Integer",
-        FieldType::Long => "java/lang/Long",
-        FieldType::Float => "java/lang/Float",
-        FieldType::Double => "java/lang/Double",
-        _ => return None,
-    })
-}
-
 fn class_type(name: &str, args: Vec<TypeArg>) -> GenericType {
     GenericType::Class(ClassType {
         name: name.to_string(),

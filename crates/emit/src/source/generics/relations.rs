@@ -7,9 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_testcase::cluster::{GenericType, TypeArg, TypeParameter};
 
-use super::{
-    GenericClass, OBJECT, Site, boxed, class_type, exact, generic_of, is_closed, variables,
-};
+use super::{GenericClass, OBJECT, Site, class_type, exact, generic_of, is_closed, variables};
 use crate::source::TypeInfo;
 
 /// Generic questions about classes, over a [`TypeInfo`], with the answers kept.
@@ -180,7 +178,7 @@ impl<'a> Generics<'a> {
         match pattern {
             GenericType::Variable(v) if vars.contains(v) => {
                 let actual = match actual {
-                    GenericType::Primitive(p) => match boxed(p) {
+                    GenericType::Primitive(p) => match p.boxed_class() {
                         Some(b) => class_type(b, Vec::new()),
                         None => return true,
                     },
@@ -294,7 +292,7 @@ impl<'a> Generics<'a> {
             return true;
         }
         let have = match have {
-            p if !p.is_reference() => match boxed(p) {
+            p if !p.is_reference() => match p.boxed_class() {
                 Some(b) if want.is_reference() => FieldType::Object(b.to_string()),
                 _ => return true,
             },

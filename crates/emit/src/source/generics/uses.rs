@@ -9,8 +9,7 @@ use ferrosuite_testcase::Statement;
 use ferrosuite_testcase::cluster::GenericType;
 
 use super::{
-    Call, Generics, OBJECT, Typing, boxed, class_type, classes_of, is_closed, unbounded, variables,
-    wants,
+    Call, Generics, OBJECT, Typing, class_type, classes_of, is_closed, unbounded, variables, wants,
 };
 
 impl Typing {
@@ -403,7 +402,7 @@ impl Typing {
         // A primitive passed for a type the receiver's arguments give (`List<String>.add(3)`)
         // is boxed: the box must fit.
         let have = match have {
-            GenericType::Primitive(prim) => match boxed(&prim) {
+            GenericType::Primitive(prim) => match prim.boxed_class() {
                 Some(b) => class_type(b, Vec::new()),
                 None => return,
             },
