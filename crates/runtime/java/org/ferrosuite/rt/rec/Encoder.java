@@ -376,21 +376,28 @@ final class Encoder {
         object(v, c, n, depth, jdk);
     }
 
-    private void array(Object v, Class<?> c, int n, int depth) {
-        int length = Array.getLength(v);
-        // Past the limit no element is written, only the length: a test cannot rebuild a
-        // shortened array (the carver skips what needs one), and big buffers were most of the
-        // bytes a recording wrote.
-        int k = length <= cfg.arrays ? length : 0;
-        if (k < length) {
+    /**
+     * Writes a container's header (tag, number, class or component name, size, elements kept)
+     * and returns how many elements follow: all, or none past the limit — a test cannot rebuild
+     * a shortened container (the carver skips what needs one), and big buffers were most of the
+     * bytes a recording wrote.
+     */
+    private int header(int tag, int n, String type, int size) {
+        int k = size <= cfg.arrays ? size : 0;
+        if (k < size) {
             truncated = true;
         }
-        u8(ARRAY);
+        u8(tag);
         id32(n);
-        Class<?> t = c.getComponentType();
-        name(t.getName());
-        u32(length);
+        name(type);
+        u32(size);
         u32(k);
+        return k;
+    }
+
+    private void array(Object v, Class<?> c, int n, int depth) {
+        Class<?> t = c.getComponentType();
+        int k = header(ARRAY, n, t.getName(), Array.getLength(v));
         if (!t.isPrimitive()) {
             Object[] a = (Object[]) v;
             for (int i = 0; i < k; i++) {
@@ -452,47 +459,39 @@ final class Encoder {
     }
 
     private void collection(Collection<?> v, Class<?> c, int n, int depth) {
-        Object[] items;
+        Object[] items = null;
+        int size;
         try {
             // Past the limit only the size (as for arrays).
-            items = v.size() > cfg.arrays ? null : v.toArray();
+            size = v.size();
+            if (size <= cfg.arrays) {
+                items = v.toArray();
+                size = items.length;
+            }
         } catch (RuntimeException e) {
             opaque(c, n, "cannot read its elements: " + e.getClass().getName());
             return;
         }
-        int size = items == null ? v.size() : items.length;
-        int k = items == null ? 0 : Math.min(items.length, cfg.arrays);
-        if (k < size) {
-            truncated = true;
-        }
-        u8(COLLECTION);
-        id32(n);
-        name(c.getName());
-        u32(size);
-        u32(k);
+        int k = header(COLLECTION, n, c.getName(), size);
         for (int i = 0; i < k; i++) {
             value(items[i], depth - 1);
         }
     }
 
     private void map(Map<?, ?> v, Class<?> c, int n, int depth) {
-        Object[] entries;
+        Object[] entries = null;
+        int size;
         try {
-            entries = v.size() > cfg.arrays ? null : v.entrySet().toArray();
+            size = v.size();
+            if (size <= cfg.arrays) {
+                entries = v.entrySet().toArray();
+                size = entries.length;
+            }
         } catch (RuntimeException e) {
             opaque(c, n, "cannot read its entries: " + e.getClass().getName());
             return;
         }
-        int size = entries == null ? v.size() : entries.length;
-        int k = entries == null ? 0 : Math.min(entries.length, cfg.arrays);
-        if (k < size) {
-            truncated = true;
-        }
-        u8(MAP);
-        id32(n);
-        name(c.getName());
-        u32(size);
-        u32(k);
+        int k = header(MAP, n, c.getName(), size);
         for (int i = 0; i < k; i++) {
             Map.Entry<?, ?> e = (Map.Entry<?, ?>) entries[i];
             value(e.getKey(), depth - 1);
