@@ -67,7 +67,7 @@ def dump(tools, exec_file, jar, prog):
     set of covered (class, line) pairs of the included classes."""
     text = subprocess.run(["java", "-cp", f"{tools}:{JACOCO_CP}", "ferrosuite.tools.JacocoDump", exec_file, jar],
                           capture_output=True, text=True, check=True).stdout
-    classes, methods, lines, all_lines = {}, set(), set(), set()
+    classes, methods, lines = {}, set(), set()
     for row in text.splitlines():
         f = row.split(" ")
         if not included(prog, f[1]):
@@ -79,11 +79,10 @@ def dump(tools, exec_file, jar, prog):
             if int(f[8]) > 0:
                 methods.add((f[1], f[2], f[3]))
         elif f[0] == "L":
-            all_lines.add((f[1], int(f[4])))
             # JaCoCo's ICounter status: 1 not covered, 2 fully covered, 3 partly covered.
             if f[7] in ("2", "3"):
                 lines.add((f[1], int(f[4])))
-    return {"classes": classes, "methods": methods, "lines": lines, "all_lines": all_lines}
+    return {"classes": classes, "methods": methods, "lines": lines}
 
 
 def sums(d):
@@ -178,7 +177,7 @@ def main():
                                   tests_exec, scratch)
         # 3. Coverage compared.
         a = dump(tools, orig_exec, jar, prog)
-        b = dump(tools, tests_exec, jar, prog) if os.path.exists(tests_exec) else {"classes": {}, "methods": set(), "lines": set(), "all_lines": set()}
+        b = dump(tools, tests_exec, jar, prog) if os.path.exists(tests_exec) else {"classes": {}, "methods": set(), "lines": set()}
         lc, lt, bc, bt, ic, it = sums(a)
         row["lines"] = lt
         row["branches"] = bt

@@ -25,21 +25,27 @@ fn shop(name: &str) -> PathBuf {
     dir
 }
 
-fn shop_config(dir: &Path, java: &str) -> RecordConfig {
+/// Recording `package.Main` of the classes in `dir/classes`, the package included, into
+/// `dir/trace.db`.
+fn program_config(dir: &Path, java: &str, package: &str) -> RecordConfig {
     let mut cfg = RecordConfig::new(
         dir.join("trace.db"),
         vec![
             java.to_string(),
             "-cp".into(),
             dir.join("classes").display().to_string(),
-            "shop.Main".into(),
+            format!("{package}.Main"),
         ],
     );
     cfg.filter = RecordFilter {
-        include: vec!["shop".into()],
+        include: vec![package.into()],
         exclude: Vec::new(),
     };
     cfg
+}
+
+fn shop_config(dir: &Path, java: &str) -> RecordConfig {
+    program_config(dir, java, "shop")
 }
 
 fn method_id(store: &Store, run: i64, class: &str, name: &str) -> u32 {
@@ -266,19 +272,7 @@ fn a_call_on_an_outer_collaborator_inside_an_inner_one_keeps_both_apart() {
         .map(|c| PathBuf::from(format!("nest/{c}.java")))
         .collect();
     javac(&src, &sources, &[], &dir.join("classes")).unwrap();
-    let mut cfg = RecordConfig::new(
-        dir.join("trace.db"),
-        vec![
-            "java".into(),
-            "-cp".into(),
-            dir.join("classes").display().to_string(),
-            "nest.Main".into(),
-        ],
-    );
-    cfg.filter = RecordFilter {
-        include: vec!["nest".into()],
-        exclude: Vec::new(),
-    };
+    let mut cfg = program_config(&dir, "java", "nest");
     cfg.max_per_method = 1;
     let s = record(&cfg).unwrap();
     assert_eq!(s.exit_code, 0);
