@@ -79,5 +79,47 @@ mod tests {
         std::io::Read::read_to_string(&mut z.by_name("META-INF/MANIFEST.MF").unwrap(), &mut m)
             .unwrap();
         assert!(m.contains("Premain-Class: org.ferrosuite.rt.rec.Agent"));
+        assert!(z.by_name("org/ferrosuite/rt/rec/Observed.class").is_ok());
+    }
+
+    #[test]
+    fn every_stand_in_the_recorder_redirects_to_exists() {
+        use ferrosuite_bytecode::instrument::observe::{
+            OBSERVED, SEEDED, factory_table, redirects,
+        };
+        let bytes = ferrosuite_runtime::CLASSES
+            .iter()
+            .find(|(n, _)| *n == OBSERVED)
+            .map(|(_, b)| *b)
+            .unwrap();
+        let class = ferrosuite_bytecode::ClassFile::parse(bytes).unwrap();
+        let has = |members: &[ferrosuite_bytecode::classfile::Member], name: &str, desc: &str| {
+            members.iter().any(|m| {
+                m.access_flags & ferrosuite_bytecode::classfile::access::STATIC != 0
+                    && class.member_name(m).is_ok_and(|n| n == name)
+                    && class.member_descriptor(m).is_ok_and(|d| d == desc)
+            })
+        };
+        let mut wanted: Vec<(String, String)> = redirects()
+            .into_iter()
+            .map(|r| (r.to.name, r.to.descriptor))
+            .collect();
+        wanted.extend(factory_table().iter().map(|f| {
+            let m = f.stand_in();
+            (m.name, m.descriptor)
+        }));
+        wanted.extend(
+            SEEDED
+                .iter()
+                .map(|s| (s.name.to_string(), "()J".to_string())),
+        );
+        for (name, desc) in wanted {
+            let found = if desc.starts_with('(') {
+                has(&class.methods, &name, &desc)
+            } else {
+                has(&class.fields, &name, &desc)
+            };
+            assert!(found, "Observed has no static {name}{desc}");
+        }
     }
 }

@@ -1,10 +1,12 @@
-//! The recorded run's data model: values, calls with their interactions, and the end-of-run
+//! The recorded run's data model: values, calls with their interactions and the environment
+//! they read, and the end-of-run
 //! counts, as the recorder writes them and the store keeps them (as JSON).
 //!
 //! ```
-//! use ferrosuite_carve::model::Value;
+//! use ferrosuite_carve::model::{Value, base64};
 //! let v = Value::Int { v: 42 };
 //! assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"t":"int","v":42}"#);
+//! assert_eq!(base64(b"ferro"), "ZmVycm8=");
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -223,6 +225,100 @@ pub enum Event {
         /// The value read.
         value: Value,
     },
+    /// The call's first reading of the clock.
+    Clock {
+        /// Milliseconds since the epoch.
+        millis: i64,
+    },
+    /// A value `Math.random()` gave.
+    RandomDouble {
+        /// `Double.doubleToRawLongBits`.
+        bits: u64,
+    },
+    /// The seed a `new Random()` took.
+    RandomSeed {
+        /// The seed.
+        seed: i64,
+    },
+    /// A file or directory the call asked about or opened, as it was before the call asked.
+    File {
+        /// The path as the program gave it.
+        path: String,
+        /// Its state.
+        state: FileState,
+    },
+    /// What the call read from the console (`System.in`).
+    Console {
+        /// The bytes.
+        input: Content,
+    },
+}
+
+/// A file's state as the recording saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "is", rename_all = "snake_case")]
+pub enum FileState {
+    /// Nothing there.
+    Missing {
+        /// The path's parent directory exists.
+        parent_exists: bool,
+    },
+    /// A regular file.
+    File {
+        /// Its content.
+        content: Content,
+    },
+    /// A directory.
+    Directory {
+        /// Its entries, sorted: name and whether it is a directory.
+        entries: Vec<(String, bool)>,
+    },
+    /// Something a test cannot rebuild: unreadable, a device or pipe, past the file limit.
+    Other,
+}
+
+/// Bytes: text when they are UTF-8, else base64.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Content {
+    /// UTF-8 text.
+    Text(String),
+    /// Other bytes, in base64 (RFC 4648, with padding).
+    Base64(String),
+}
+
+impl Content {
+    /// The bytes as text or base64.
+    #[must_use]
+    pub fn of(bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(t) => Content::Text(t),
+            Err(e) => Content::Base64(base64(e.as_bytes())),
+        }
+    }
+}
+
+/// RFC 4648 base64 with padding.
+#[must_use]
+pub fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(char::from(ABC[((n >> (18 - 6 * k)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// A method or constructor call.
@@ -254,7 +350,8 @@ pub struct CallRecord {
     pub receiver_id: i64,
     /// The arguments.
     pub args: Vec<Value>,
-    /// Calls on collaborators and static reads, in order.
+    /// Calls on collaborators, static reads and what the call read of the environment, in
+    /// order.
     pub events: Vec<Event>,
     /// How it ended.
     pub outcome: Outcome,

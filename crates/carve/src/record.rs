@@ -63,13 +63,17 @@ pub struct RecordConfig {
     pub max_array: u32,
     /// Calls on collaborators and static reads kept per call (a call with more is truncated).
     pub max_events: u32,
+    /// Bytes kept of a file the call reads (or of its console input): a call that reads a
+    /// larger file gets no test.
+    pub max_file_bytes: u32,
     /// The command line (`java …`, or a launcher that runs `java`).
     pub command: Vec<String>,
 }
 
 impl RecordConfig {
     /// The defaults: every non-JDK class, 100 calls per method, depth 3, 100 values per
-    /// snapshot, strings up to 65,536 characters, 256 elements, 200 events per call.
+    /// snapshot, strings up to 65,536 characters, 256 elements, 200 events per call, files up
+    /// to 1 MiB.
     #[must_use]
     pub fn new(store: PathBuf, command: Vec<String>) -> Self {
         Self {
@@ -81,6 +85,7 @@ impl RecordConfig {
             max_string: 65_536,
             max_array: 256,
             max_events: 200,
+            max_file_bytes: 1 << 20,
             command,
         }
     }
@@ -93,7 +98,7 @@ impl RecordConfig {
                 .join(",")
         };
         format!(
-            "{port};{token};include={};exclude={};max={};depth={};values={};strings={};arrays={};events={}",
+            "{port};{token};include={};exclude={};max={};depth={};values={};strings={};arrays={};events={};files={}",
             list(&self.filter.include),
             list(&self.filter.exclude),
             self.max_per_method,
@@ -101,7 +106,8 @@ impl RecordConfig {
             self.max_values,
             self.max_string,
             self.max_array,
-            self.max_events
+            self.max_events,
+            self.max_file_bytes
         )
     }
 }

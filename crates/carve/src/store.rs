@@ -5,7 +5,8 @@
 //! `runs` (command, times, exit code, counts), `methods` (id, class, name, descriptor, counts),
 //! `targets` (the methods collaborators were called through), `fields` (static fields read),
 //! `calls` (one row per recorded call: receiver, arguments, outcome, state after), `events`
-//! (a call's calls on collaborators and static reads, in order), `skipped` (classes and methods
+//! (a call's calls on collaborators, static reads and environment readings — `clock`,
+//! `random_double`, `random_seed`, `file`, `console` — in order), `skipped` (classes and methods
 //! left unrecorded, with the reason). The view `call_view` joins calls with their methods.
 //!
 //! ```no_run
@@ -273,6 +274,11 @@ impl Store {
                     target, receiver, ..
                 } => ("call", *target, Some(*receiver)),
                 Event::StaticRead { field, .. } => ("static_read", *field, None),
+                Event::Clock { .. } => ("clock", 0, None),
+                Event::RandomDouble { .. } => ("random_double", 0, None),
+                Event::RandomSeed { .. } => ("random_seed", 0, None),
+                Event::File { .. } => ("file", 0, None),
+                Event::Console { .. } => ("console", 0, None),
             };
             self.conn
                 .prepare_cached("INSERT OR REPLACE INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")

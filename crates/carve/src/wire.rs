@@ -4,7 +4,9 @@
 //! A call record: `u8 1`, `u8 kind` (1 method, 2 constructor), `u32 method`, `u64 id`,
 //! `u64 parent`, `u64 thread`, the receiver's value and `u64` identity, `u16` argument count and
 //! values, events (`0x21` call: `u32 target`, `u32 receiver`, `u16 n`, values; `0x22` its
-//! result: value; `0x23` its exception; `0x24` static read: `u32 field`, value), then `0x2f`,
+//! result: value; `0x23` its exception; `0x24` static read: `u32 field`, value; the environment
+//! as `EnvRecorder` writes it: `0x25` clock `u64`, `0x26` random double bits `u64`, `0x27` seed
+//! `u64`, `0x28` file: path, `u8` state and its data, `0x29` console: `u32 n`, bytes), then `0x2f`,
 //! `u8` 0 and the value or 1 and the exception, the value after, and `u8` flags (bit 0: a value or event was cut by a limit, bit 1: events were
 //! cut by the event limit). Values
 //! start with the tag of [`crate::model::Value`]'s variant, in declaration order of the Java
@@ -22,8 +24,8 @@
 
 use crate::error::{Error, Result};
 use crate::model::{
-    CallKind, CallRecord, EndRecord, Event, FieldValue, MethodCounts, Outcome, Record, Thrown,
-    Value,
+    CallKind, CallRecord, Content, EndRecord, Event, FieldValue, FileState, MethodCounts, Outcome,
+    Record, Thrown, Value,
 };
 
 /// Values nest at most this deep in a record (the recorder's depth limit is far lower).
@@ -85,6 +87,43 @@ impl<'a> Reader<'a> {
         String::from_utf8(s.to_vec()).map_err(|e| Error::Wire {
             offset: at,
             detail: format!("string is not UTF-8: {e}"),
+        })
+    }
+
+    /// `u32` length and bytes.
+    fn bytes(&mut self) -> Result<Vec<u8>> {
+        let n = self.u32()? as usize;
+        Ok(self.take(n)?.to_vec())
+    }
+
+    /// A file's state (see `EnvRecorder`): `u8` 0 missing and `u8` parent exists, 1 file and
+    /// bytes, 2 directory and `u32` entries (name, `u8` directory), 3 other.
+    fn file_state(&mut self) -> Result<FileState> {
+        let at = self.at;
+        Ok(match self.u8()? {
+            0 => FileState::Missing {
+                parent_exists: self.u8()? != 0,
+            },
+            1 => FileState::File {
+                content: Content::of(self.bytes()?),
+            },
+            2 => {
+                let n = self.u32()? as usize;
+                let n = self.count(n)?;
+                let mut entries = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let name = self.str()?;
+                    entries.push((name, self.u8()? != 0));
+                }
+                FileState::Directory { entries }
+            }
+            3 => FileState::Other,
+            k => {
+                return Err(Error::Wire {
+                    offset: at,
+                    detail: format!("unknown file state {k}"),
+                });
+            }
         })
     }
 
@@ -364,6 +403,24 @@ impl<'a> Reader<'a> {
                     let value = self.value(0)?;
                     events.push(Event::StaticRead { field, value });
                 }
+                0x25 => events.push(Event::Clock {
+                    millis: self.u64()? as i64,
+                }),
+                0x26 => events.push(Event::RandomDouble { bits: self.u64()? }),
+                0x27 => events.push(Event::RandomSeed {
+                    seed: self.u64()? as i64,
+                }),
+                0x28 => {
+                    let path = self.str()?;
+                    let state = self.file_state()?;
+                    events.push(Event::File { path, state });
+                }
+                0x29 => {
+                    let input = self.bytes()?;
+                    events.push(Event::Console {
+                        input: Content::of(input),
+                    });
+                }
                 0x2f => break,
                 t => {
                     return Err(Error::Wire {
@@ -500,6 +557,82 @@ mod tests {
         );
     }
 
+    /// The call frame with one event of each kind of the environment before its end.
+    fn environment_frame() -> Vec<u8> {
+        let mut f = call_frame();
+        let end = f.len() - 9; // 0x2f, u8 0, int -1, flags
+        assert_eq!(f[end], 0x2f);
+        let mut ev = vec![0x25];
+        ev.extend(1_700_000_000_000u64.to_be_bytes());
+        ev.push(0x26);
+        ev.extend(0.5f64.to_bits().to_be_bytes());
+        ev.push(0x27);
+        ev.extend((-7i64).to_be_bytes());
+        ev.push(0x28); // a file with two bytes, one not UTF-8
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"a");
+        ev.push(1);
+        ev.extend(2u32.to_be_bytes());
+        ev.extend([0x41, 0xff]);
+        ev.push(0x28); // a directory with one subdirectory
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"d");
+        ev.push(2);
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"s");
+        ev.push(1);
+        ev.push(0x28); // missing, its parent there
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"m");
+        ev.extend([0, 1]);
+        ev.push(0x29);
+        ev.extend(3u32.to_be_bytes());
+        ev.extend(b"ok\n");
+        f.splice(end..end, ev);
+        f
+    }
+
+    #[test]
+    fn decodes_the_environment_a_call_read() {
+        let Record::Call(c) = decode(&environment_frame()).unwrap() else {
+            panic!("not a call");
+        };
+        assert_eq!(
+            c.events[1..],
+            [
+                Event::Clock {
+                    millis: 1_700_000_000_000
+                },
+                Event::RandomDouble {
+                    bits: 0.5f64.to_bits()
+                },
+                Event::RandomSeed { seed: -7 },
+                Event::File {
+                    path: "a".into(),
+                    state: FileState::File {
+                        content: Content::Base64("Qf8=".into())
+                    }
+                },
+                Event::File {
+                    path: "d".into(),
+                    state: FileState::Directory {
+                        entries: vec![("s".into(), true)]
+                    }
+                },
+                Event::File {
+                    path: "m".into(),
+                    state: FileState::Missing {
+                        parent_exists: true
+                    }
+                },
+                Event::Console {
+                    input: Content::Text("ok\n".into())
+                },
+            ]
+        );
+    }
+
     #[test]
     fn errors_name_the_offset() {
         let mut f = call_frame();
@@ -517,10 +650,11 @@ mod tests {
         }
 
         #[test]
-        fn truncations_of_a_valid_frame_are_errors(cut in 0usize..60) {
-            let f = call_frame();
-            let cut = cut.min(f.len() - 1);
-            prop_assert!(decode(&f[..cut]).is_err());
+        fn truncations_of_a_valid_frame_are_errors(cut in 0usize..160) {
+            for f in [call_frame(), environment_frame()] {
+                let cut = cut.min(f.len() - 1);
+                prop_assert!(decode(&f[..cut]).is_err());
+            }
         }
     }
 }

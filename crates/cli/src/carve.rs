@@ -42,6 +42,11 @@ pub struct Request {
     /// removed.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     test_timeout: u64,
+    /// Let the tests read the machine's clock, randomness, files and console instead of
+    /// setting up the controlled environment as each recorded call read it (then no
+    /// ferrosuite-runtime.jar is written beside them).
+    #[arg(long)]
+    no_environment: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -59,6 +64,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
     cfg.validate = !req.no_validate;
     cfg.reruns = req.reruns;
     cfg.test_timeout = std::time::Duration::from_secs(req.test_timeout);
+    cfg.environment = !req.no_environment;
     let report = carve(&cfg).with_context(|| format!("carving from {}", req.store.display()))?;
     if req.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -93,6 +99,13 @@ fn text(r: &CarveReport) -> String {
         for (why, n) in &r.skipped {
             let _ = writeln!(o, "  {n:>6}  {why}");
         }
+    }
+    if let Some(jar) = &r.runtime_jar {
+        let _ = writeln!(
+            o,
+            "the tests control the environment: put {} and Mockito (with Byte Buddy's agent) on the test class path",
+            jar.display()
+        );
     }
     o
 }

@@ -44,6 +44,10 @@ pub struct Request {
     /// marked truncated).
     #[arg(long, default_value_t = 200)]
     max_events: u32,
+    /// Bytes kept of a file a recorded call reads, or of the console input it reads (a call
+    /// that reads more gets no carved test).
+    #[arg(long, default_value_t = 1 << 20)]
+    max_file_bytes: u32,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -65,6 +69,7 @@ pub fn run(req: &Request) -> Result<ExitCode> {
     cfg.max_string = req.max_string;
     cfg.max_array = req.max_array;
     cfg.max_events = req.max_events;
+    cfg.max_file_bytes = req.max_file_bytes.min(i32::MAX as u32);
     let s = record(&cfg).with_context(|| format!("recording {}", req.command.join(" ")))?;
     if req.json {
         eprintln!("{}", serde_json::to_string_pretty(&json(&s, &cfg))?);

@@ -26,7 +26,7 @@
 //! let to = redirect_target("java/lang/Math", "random", "()D").unwrap();
 //! assert_eq!(to.owner, "org/ferrosuite/rt/SystemRandom");
 //! let seed = seeded_target("java/util/Random", "()V").unwrap();
-//! assert_eq!(seed.name, "seed");
+//! assert_eq!(seed.name, "constructorSeed");
 //! assert!(seeded_target("java/util/Random", "(J)V").is_none());
 //! ```
 

@@ -24,6 +24,7 @@ pub mod environment;
 pub mod files;
 pub mod map;
 pub mod mutation;
+pub mod observe;
 pub mod offline;
 pub mod probes;
 pub mod random;

@@ -41,7 +41,7 @@ pub const SALT_FIELD: &str = "salt";
 pub const NEW_RANDOM: SeededConstructor = SeededConstructor {
     class: "java/util/Random",
     owner: RANDOM_CLASS,
-    name: "seed",
+    name: "constructorSeed",
     factory: "newRandom",
 };
 

@@ -30,6 +30,9 @@
 //! - `getstatic` of a field of an included class (but a final field of the class itself) is
 //!   followed by `staticRead(value, FIELD)`.
 //!
+//! Before that, the class's reads of the clock, randomness, files and console go through the
+//! stand-ins of [`observe`](super::observe), which report them as events too.
+//!
 //! Every instrumented class gets a `private transient synthetic long __ferrosuite$id`, the
 //! runtime's identity for its objects (so that a receiver can name the recorded construction
 //! that built it); private and transient members leave the default `serialVersionUID` unchanged.
@@ -464,6 +467,13 @@ impl RecordInstrumenter {
             return Ok(None);
         }
         let mut class = input.clone();
+        // The environment the class reads is watched where the rewrite succeeds; a class it
+        // fails on is recorded all the same, without it.
+        let mut watched = class.clone();
+        match crate::instrument::observe::observe(&mut watched, &name) {
+            Ok(_) => class = watched,
+            Err(e) => self.note_skipped(&name, "<environment>", &format!("not watched: {e}")),
+        }
         let result = self.instrument_class(&mut class, &name);
         result.context_with(|| name.clone())?;
         self.map.classes += 1;

@@ -383,7 +383,9 @@ fn class_of(c: &CallRecord, r: u32) -> Option<String> {
 }
 
 /// The test body of call `c` of method `m`; `targets` and `fields` give the meaning of the
-/// record's ids.
+/// record's ids. With `environment`, the body sets up the clock, randomness, files and console
+/// input the call read (the test class installs the controlled environment); without, they are
+/// left to the machine.
 #[allow(clippy::many_single_char_names)]
 pub fn carve_call(
     c: &CallRecord,
@@ -392,6 +394,7 @@ pub fn carve_call(
     targets: &[CallTarget],
     fields: &[StaticField],
     types: &dyn Types,
+    environment: bool,
 ) -> Carved {
     // A record with a value cut by a limit is carved all the same: a cut value the test needs
     // (a reference past the depth, a shortened array or collection) stops the carving below
@@ -439,6 +442,11 @@ pub fn carve_call(
                 }
             }
             Event::StaticRead { value, .. } => index(value, &mut elsewhere, &mut b.shared),
+            Event::Clock { .. }
+            | Event::RandomDouble { .. }
+            | Event::RandomSeed { .. }
+            | Event::File { .. }
+            | Event::Console { .. } => {}
         }
     }
     if let Outcome::Returned { value } = &c.outcome {
@@ -559,6 +567,10 @@ pub fn carve_call(
                 string_literal(&f.name)
             ));
         }
+    }
+    // The environment it read, when the test class controls it.
+    if environment {
+        b.lines.extend(super::environment::setup(&c.events)?);
     }
     // The call and its outcome.
     let target = match &receiver {
@@ -951,7 +963,7 @@ mod tests {
             descriptor: "()I".into(),
             is_static: false,
         };
-        let body = carve_call(&c, &m, false, &[], &[], &Open).unwrap();
+        let body = carve_call(&c, &m, false, &[], &[], &Open, true).unwrap();
         let text = body.lines.join("\n");
         // One node, allocated once and used for both fields; one buffer for both.
         assert_eq!(

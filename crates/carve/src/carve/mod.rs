@@ -16,6 +16,7 @@
 //! ```
 
 pub mod body;
+pub mod environment;
 mod jdk;
 mod literal;
 pub mod support;
@@ -59,11 +60,14 @@ pub struct CarveConfig {
     /// Time limit of each test in the validation runs (JUnit 5): a test past it fails and
     /// is removed.
     pub test_timeout: std::time::Duration,
+    /// Run the tests in the controlled environment (the runtime jar beside them), set up as
+    /// each call read it; without, tests read the machine's clock, files and console.
+    pub environment: bool,
 }
 
 impl CarveConfig {
-    /// JUnit 5, validated, two extra runs, 10 s per test, every recorded class of the latest
-    /// run.
+    /// JUnit 5, validated, two extra runs, 10 s per test, the controlled environment, every
+    /// recorded class of the latest run.
     #[must_use]
     pub fn new(store: PathBuf, classpath: String, out: PathBuf) -> Self {
         Self {
@@ -76,6 +80,7 @@ impl CarveConfig {
             validate: true,
             reruns: 2,
             test_timeout: std::time::Duration::from_secs(10),
+            environment: true,
         }
     }
 }
@@ -122,6 +127,9 @@ pub struct CarveReport {
     pub skipped: BTreeMap<String, usize>,
     /// Per class.
     pub classes: Vec<ClassReport>,
+    /// The runtime jar written beside the tests (`ferrosuite-runtime.jar`, needed on the test
+    /// class path of tests that control the environment).
+    pub runtime_jar: Option<PathBuf>,
 }
 
 /// Accessibility and mockability from the class files (the program's and the JDK's).
@@ -194,6 +202,7 @@ fn class_source(
     name: &str,
     tests: &[(String, Body)],
     junit: JUnit,
+    environment: bool,
     note: &str,
 ) -> String {
     let mocks = tests.iter().any(|(_, b)| b.mocks);
@@ -213,6 +222,15 @@ fn class_source(
         s.push_str("import static org.mockito.Mockito.*;\n");
     }
     s.push('\n');
+    if environment {
+        let _ = writeln!(s, "import {};", environment::ENVIRONMENT);
+        s.push_str(match junit {
+            JUnit::Five => {
+                "import org.junit.jupiter.api.BeforeAll;\nimport org.junit.jupiter.api.BeforeEach;\n"
+            }
+            JUnit::Four => "import org.junit.Before;\nimport org.junit.BeforeClass;\n",
+        });
+    }
     s.push_str(match junit {
         JUnit::Five => "import org.junit.jupiter.api.Test;\n",
         JUnit::Four => "import org.junit.Test;\n",
@@ -224,6 +242,18 @@ fn class_source(
         s,
         "\n/** Carved by ferrosuite from {note}: one test per recorded behaviour. */\n@SuppressWarnings({{\"unchecked\", \"rawtypes\"}})\npublic class {name} {{\n"
     );
+    if environment {
+        // The clock, randomness, files and console of the code under test are the runtime's
+        // (see ferrosuite-runtime.jar), started afresh for each test.
+        let (once, each) = match junit {
+            JUnit::Five => ("@BeforeAll", "@BeforeEach"),
+            JUnit::Four => ("@BeforeClass", "@Before"),
+        };
+        let _ = write!(
+            s,
+            "\n    {once}\n    public static void controlEnvironment() {{\n        Environment.install();\n    }}\n\n    {each}\n    public void resetEnvironment() {{\n        Environment.begin();\n    }}\n"
+        );
+    }
     for (test, body) in tests {
         let _ = write!(
             s,
@@ -343,7 +373,7 @@ pub fn carve(cfg: &CarveConfig) -> Result<CarveReport> {
                 }
                 cr.calls += 1;
                 report.calls += 1;
-                match carve_call(&c, m, private, &targets, &fields, &types) {
+                match carve_call(&c, m, private, &targets, &fields, &types, cfg.environment) {
                     Err(why) => {
                         *report.skipped.entry(reason_kind(&why)).or_insert(0) += 1;
                     }
@@ -414,12 +444,25 @@ pub fn carve(cfg: &CarveConfig) -> Result<CarveReport> {
             }
             std::fs::write(
                 &file,
-                class_source(&package, &test_class, &tests, cfg.junit, &note),
+                class_source(
+                    &package,
+                    &test_class,
+                    &tests,
+                    cfg.junit,
+                    cfg.environment,
+                    &note,
+                ),
             )
             .map_err(Error::io(file.display().to_string()))?;
             cr.file = Some(file);
         }
         report.classes.push(cr);
+    }
+    // Test classes that control the environment need the runtime jar beside them.
+    if cfg.environment && report.classes.iter().any(|c| c.file.is_some()) {
+        let jar = ferrosuite_generate::runtime_jar::write_runtime_jar(&cfg.out, true)
+            .map_err(|e| Error::Command(format!("writing the runtime jar: {e}")))?;
+        report.runtime_jar = Some(jar);
     }
     Ok(report)
 }
@@ -482,6 +525,7 @@ impl Run<'_> {
             self.test_class,
             tests,
             self.cfg.junit,
+            self.cfg.environment,
             self.note,
         );
         match check(

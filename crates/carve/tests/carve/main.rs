@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use ferrosuite_bytecode::instrument::record::RecordFilter;
-use ferrosuite_carve::model::{CallKind, Event, Outcome, Value};
+use ferrosuite_carve::model::{CallKind, Content, Event, FileState, Outcome, Value};
 use ferrosuite_carve::record::{RecordConfig, record};
 use ferrosuite_carve::store::Store;
 use ferrosuite_testkit::{javac, repo, scratch};
@@ -287,7 +287,7 @@ fn a_call_on_an_outer_collaborator_inside_an_inner_one_keeps_both_apart() {
         .iter()
         .map(|e| match e {
             Event::Call { outcome, .. } => outcome.clone(),
-            Event::StaticRead { .. } => panic!("{e:?}"),
+            _ => panic!("{e:?}"),
         })
         .collect();
     assert_eq!(
@@ -303,6 +303,106 @@ fn a_call_on_an_outer_collaborator_inside_an_inner_one_keeps_both_apart() {
     assert_eq!(outer.len(), 1);
     // "start", then one note per lookup of the two work calls.
     assert_eq!(outer[0].events.len(), 3, "{outer:#?}");
+}
+
+#[test]
+fn carved_calls_get_the_clock_randomness_files_and_console_they_read() {
+    let dir = scratch(TMP, "carve-env");
+    let src = repo().join("fixtures/carve/env/src");
+    let sources: Vec<PathBuf> = ["Settings", "Chance", "Clock", "Prompt", "Main"]
+        .iter()
+        .map(|c| PathBuf::from(format!("env/{c}.java")))
+        .collect();
+    javac(&src, &sources, &[], &dir.join("classes")).unwrap();
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("sub")).unwrap();
+    std::fs::write(data.join("settings.txt"), "size = 3\ncolour = teal\n").unwrap();
+    let mut cfg = program_config(&dir, "java", "env");
+    cfg.command.push(data.display().to_string());
+    let s = record(&cfg).unwrap();
+    assert_eq!(s.exit_code, 0);
+    let store = Store::open(&cfg.store).unwrap();
+    let run = store.last_run().unwrap().unwrap();
+    let events = |class: &str, name: &str| -> Vec<Event> {
+        store
+            .calls(run, method_id(&store, run, class, name))
+            .unwrap()
+            .into_iter()
+            .flat_map(|c| c.events)
+            .collect()
+    };
+    let settings = data.join("settings.txt").display().to_string();
+    assert!(
+        events("env/Settings", "lookup").iter().any(|e| matches!(e,
+            Event::File { path, state: FileState::File { content: Content::Text(t) } }
+                if *path == settings && t.contains("colour = teal"))),
+        "{:#?}",
+        events("env/Settings", "lookup")
+    );
+    assert!(matches!(
+        events("env/Chance", "roll").as_slice(),
+        [Event::RandomSeed { .. }]
+    ));
+    assert!(matches!(
+        events("env/Chance", "pick").as_slice(),
+        [Event::RandomDouble { .. }]
+    ));
+    assert!(matches!(
+        events("env/Clock", "since").as_slice(),
+        [Event::Clock { .. }]
+    ));
+    assert!(matches!(
+        events("env/Prompt", "greet").as_slice(),
+        [Event::Console { input: Content::Text(t) }] if t == "Ada\n"
+    ));
+    // The tests must not need the machine's files: the data goes before carving.
+    std::fs::remove_dir_all(&data).unwrap();
+    let mut c = ferrosuite_carve::carve::CarveConfig::new(
+        cfg.store.clone(),
+        dir.join("classes").display().to_string(),
+        dir.join("carved"),
+    );
+    c.classes = vec!["env".into()];
+    let report = ferrosuite_carve::carve::carve(&c).unwrap();
+    eprintln!("{}", serde_json::to_string_pretty(&report).unwrap());
+    assert!(
+        report.runtime_jar.as_ref().is_some_and(|j| j.is_file()),
+        "{report:#?}"
+    );
+    let source = |class: &str| {
+        let r = report.classes.iter().find(|r| r.class == class).unwrap();
+        assert_eq!(r.passing, r.calls, "{r:#?}");
+        std::fs::read_to_string(r.file.as_ref().unwrap()).unwrap()
+    };
+    let text = source("env.Settings");
+    for want in [
+        "Environment.install();",
+        "Environment.begin();",
+        "colour = teal",
+        "Environment.makeDirectory(",
+        "sub\");",
+    ] {
+        assert!(text.contains(want), "{want}:\n{text}");
+    }
+    assert!(
+        !data.exists(),
+        "a carved test wrote to the machine's file system"
+    );
+    assert!(source("env.Chance").contains("Environment.nextSeeds("));
+    assert!(source("env.Chance").contains("Environment.nextRandoms("));
+    assert!(source("env.Clock").contains("Environment.setTime("));
+    assert!(source("env.Prompt").contains("Environment.consoleInput(\"Ada\\n\");"));
+    // Without the controlled environment, the calls that read files, the clock and randomness
+    // have no passing test.
+    let mut plain = c.clone();
+    plain.environment = false;
+    plain.out = dir.join("plain");
+    let report = ferrosuite_carve::carve::carve(&plain).unwrap();
+    assert!(report.runtime_jar.is_none());
+    for class in ["env.Settings", "env.Chance", "env.Clock"] {
+        let r = report.classes.iter().find(|r| r.class == class).unwrap();
+        assert!(r.passing < r.calls, "{r:#?}");
+    }
 }
 
 /// Runs a carved test class against other classes; returns the names of the failing tests.

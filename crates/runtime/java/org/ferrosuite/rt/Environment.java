@@ -93,6 +93,16 @@ public final class Environment {
         }
     }
 
+    /**
+     * Puts a file with the bytes {@code base64} gives (RFC 4648, as {@link java.util.Base64}
+     * reads it) at {@code path}, as {@link #writeFile(String, String)} does with text.
+     */
+    public static void writeFileBase64(String path, String base64) {
+        if (path != null && base64 != null) {
+            VirtualFs.put(path, java.util.Base64.getDecoder().decode(base64));
+        }
+    }
+
     /** Makes a directory and those above it (nothing when null or a file is in the way). */
     public static void makeDirectory(String path) {
         if (path != null) {
@@ -126,6 +136,16 @@ public final class Environment {
     /** Sets the virtual clock: its next read gives {@code epochMillis} (not before the start). */
     public static void setTime(long epochMillis) {
         SystemTime.set(epochMillis);
+    }
+
+    /** Makes {@code values} what the next calls of {@code Math.random()} give, in order. */
+    public static void nextRandoms(double... values) {
+        SystemRandom.nextDoubles(values);
+    }
+
+    /** Makes {@code seeds} the seeds of the next {@code new Random()}s, in order. */
+    public static void nextSeeds(long... seeds) {
+        SystemRandom.nextSeeds(seeds);
     }
 
     /** Makes the random numbers drawn from now on those of {@code seed}. */

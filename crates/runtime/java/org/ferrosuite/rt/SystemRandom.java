@@ -50,8 +50,16 @@ public final class SystemRandom {
         }
     };
 
+    /** Values {@code Math.random()} gives next, set by the test ({@link Environment#nextRandoms}). */
+    private static final java.util.ArrayDeque<Double> NEXT_DOUBLES = new java.util.ArrayDeque<Double>();
+
+    /** Seeds {@code new Random()} takes next, set by the test ({@link Environment#nextSeeds}). */
+    private static final java.util.ArrayDeque<Long> NEXT_SEEDS = new java.util.ArrayDeque<Long>();
+
     /** Starts a test: the seeds start over. */
     public static synchronized void begin() {
+        NEXT_DOUBLES.clear();
+        NEXT_SEEDS.clear();
         chosen = 0;
         drawn = 0;
         math = null;
@@ -133,9 +141,32 @@ public final class SystemRandom {
         return z ^ (z >>> 31);
     }
 
-    /** {@code new Random()}: seeded with this test's next seed (for {@link Patcher}). */
+    /** Makes {@code values} the next values of {@code Math.random()}, in order. */
+    static synchronized void nextDoubles(double[] values) {
+        for (double v : values) {
+            NEXT_DOUBLES.add(v);
+        }
+    }
+
+    /** Makes {@code seeds} the seeds of the next {@code new Random()}s, in order. */
+    static synchronized void nextSeeds(long[] seeds) {
+        for (long v : seeds) {
+            NEXT_SEEDS.add(v);
+        }
+    }
+
+    /**
+     * The seed of a {@code new Random()} (or of a subclass's {@code super()}): the next one the
+     * test set, else this test's next seed.
+     */
+    public static synchronized long constructorSeed() {
+        Long s = NEXT_SEEDS.poll();
+        return s != null ? s.longValue() : seed();
+    }
+
+    /** {@code new Random()}: seeded with {@link #constructorSeed()} (for {@link Patcher}). */
     public static Random newRandom() {
-        return new Random(seed());
+        return new Random(constructorSeed());
     }
 
     /** {@code new SplittableRandom()}: seeded with this test's next seed (for {@link Patcher}). */
@@ -143,10 +174,14 @@ public final class SystemRandom {
         return new java.util.SplittableRandom(seed());
     }
 
-    /** {@code Math.random()}. */
+    /** {@code Math.random()}: the next value the test set, else this test's next number. */
     public static double random() {
         Random r;
         synchronized (SystemRandom.class) {
+            Double next = NEXT_DOUBLES.poll();
+            if (next != null) {
+                return next.doubleValue();
+            }
             if (math == null) {
                 math = new Random(seed());
             }

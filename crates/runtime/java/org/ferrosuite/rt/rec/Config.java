@@ -20,6 +20,8 @@ final class Config {
     int strings = 65536;
     int arrays = 256;
     int events = 200;
+    /** Bytes of a file (or of console input) a call's record carries at most. */
+    int files = 1 << 20;
 
     static Config parse(String args) {
         Config c = new Config();
@@ -54,6 +56,8 @@ final class Config {
                 c.arrays = Integer.parseInt(v);
             } else if (k.equals("events")) {
                 c.events = Integer.parseInt(v);
+            } else if (k.equals("files")) {
+                c.files = Integer.parseInt(v);
             }
         }
         return c;

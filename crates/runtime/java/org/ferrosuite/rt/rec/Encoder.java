@@ -175,6 +175,16 @@ final class Encoder {
         hashing = h;
     }
 
+    /** Bytes as they are (not hashed). */
+    void raw(byte[] b) {
+        if (dry) {
+            return;
+        }
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+    }
+
     void str(String s) {
         if (hashing) {
             mix(s.length());

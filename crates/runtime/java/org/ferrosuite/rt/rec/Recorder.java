@@ -39,14 +39,19 @@ public final class Recorder {
     static final int EV_RESULT = 0x22;
     static final int EV_THREW = 0x23;
     static final int EV_STATIC = 0x24;
+    static final int EV_CLOCK = 0x25;
+    static final int EV_RANDOM = 0x26;
+    static final int EV_SEED = 0x27;
+    static final int EV_FILE = 0x28;
+    static final int EV_CONSOLE = 0x29;
     static final int EV_END = 0x2f;
 
     private static final int BACKLOG_LIMIT = 64 << 20;
     /** Values per snapshot of the hashing pass that finds repeats. */
     private static final int HASH_VALUES = 64;
 
-    private static volatile boolean on;
-    private static Config cfg;
+    static volatile boolean on;
+    static Config cfg;
     private static final Object LOCK = new Object();
     /** Per method: 1 once it is no longer recorded. */
     private static volatile byte[] done = new byte[0];
@@ -58,7 +63,7 @@ public final class Recorder {
     private static HashSet<Long>[] hashes = new HashSet[0];
     private static final AtomicLong SEQ = new AtomicLong();
     private static final AtomicLong NEXT_OBJECT = new AtomicLong();
-    private static final AtomicInteger ACTIVE = new AtomicInteger();
+    static final AtomicInteger ACTIVE = new AtomicInteger();
     private static final AtomicLong DROPPED = new AtomicLong();
     private static final AtomicLong UNFINISHED = new AtomicLong();
 
@@ -88,7 +93,7 @@ public final class Recorder {
     private static volatile Owner last = new Owner(null, null);
 
     /** The current thread's state. */
-    private static Local local() {
+    static Local local() {
         Thread t = Thread.currentThread();
         Owner o = last;
         if (o.thread == t) {
@@ -135,6 +140,12 @@ public final class Recorder {
         /** The static fields read so far (each is reported once, with its first value). */
         int[] statics;
         int staticCount;
+        /** The clock was reported (its first reading is what a test sets). */
+        boolean clockRead;
+        /** The paths whose state was reported (each once: its state before the call). */
+        HashSet<String> files;
+        /** The console bytes read, written at the call's end. */
+        java.io.ByteArrayOutputStream console;
 
         /** Whether static field {@code field} was reported for this call. */
         boolean readStatic(int field) {
@@ -554,6 +565,11 @@ public final class Recorder {
     private static void finishFrame(Frame f, Object value, Throwable thrown, Object built) {
         Encoder e = f.enc;
         ACTIVE.decrementAndGet();
+        if (f.console != null) {
+            e.u8(EV_CONSOLE);
+            e.u32(f.console.size());
+            e.raw(f.console.toByteArray());
+        }
         e.u8(EV_END);
         if (thrown != null) {
             e.u8(1);
@@ -609,7 +625,7 @@ public final class Recorder {
     }
 
     /** Whether the call may record one more event (else it is marked truncated and events-cut). */
-    private static boolean roomFor(Local l, Frame f) {
+    static boolean roomFor(Local l, Frame f) {
         if (f.events >= cfg.events) {
             f.enc.truncated = true;
             if (f.taking()) {
