@@ -173,7 +173,7 @@ def main():
         for d in ("jflex-out", "javacc-out"):
             shutil.rmtree(os.path.join(out, d), ignore_errors=True)
         if not again:
-            run_program_and_tests(row, cmd, sources, jar, junit_api, agent_jar, prog, work, bin_dir,
+            run_program_and_tests(row, cmd, sources, carved, jar, junit_api, agent_jar, prog, work, bin_dir,
                                   tests_exec, scratch)
         # 3. Coverage compared.
         a = dump(tools, orig_exec, jar, prog)
@@ -226,15 +226,24 @@ def run_again(work):
     return out
 
 
-def run_program_and_tests(row, cmd, sources, jar, junit_api, agent_jar, prog, work, bin_dir, tests_exec, scratch):
+def test_libs(carved):
+    """Mockito (with Byte Buddy's agent) and, for tests that control the environment, the
+    runtime jar `ferrosuite carve` wrote beside them."""
+    rt = os.path.join(carved, "ferrosuite-runtime.jar")
+    return MOCKITO_CP + (f":{rt}" if os.path.exists(rt) else "")
+
+
+def run_program_and_tests(row, cmd, sources, carved, jar, junit_api, agent_jar, prog, work, bin_dir, tests_exec,
+                          scratch):
     """Steps 1 and 2: the program under JaCoCo, the carved tests compiled and run under JaCoCo."""
+    libs = test_libs(carved)
     t = time.monotonic()
     p = subprocess.run(cmd, capture_output=True)
     row["run_s"] = time.monotonic() - t
     row["run_exit"] = p.returncode
     os.makedirs(bin_dir)
     javac = subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", bin_dir, "-cp",
-                            f"{jar}:{junit_api}:{MOCKITO_CP}"] + sources, capture_output=True, text=True)
+                            f"{jar}:{junit_api}:{libs}"] + sources, capture_output=True, text=True)
     row["compiled"] = javac.returncode == 0
     if javac.returncode != 0:
         open(os.path.join(work, "javac.txt"), "w").write(javac.stdout + javac.stderr)
@@ -243,7 +252,7 @@ def run_program_and_tests(row, cmd, sources, jar, junit_api, agent_jar, prog, wo
     run = subprocess.run(["java", f"-javaagent:{agent_jar}=destfile={tests_exec},{jacoco_patterns(prog)}",
                           "-jar", f"{J}/junit-platform-console-standalone.jar", "--disable-banner",
                           "--details=none", "--disable-ansi-colors", "--reports-dir", os.path.join(work, "reports"),
-                          "-cp", f"{bin_dir}:{jar}:{MOCKITO_CP}", "--scan-classpath", bin_dir],
+                          "-cp", f"{bin_dir}:{jar}:{libs}", "--scan-classpath", bin_dir],
                          capture_output=True, text=True, cwd=scratch)
     row["tests_s"] = time.monotonic() - t
     open(os.path.join(work, "junit.txt"), "w").write(run.stdout + run.stderr)
@@ -268,7 +277,7 @@ def run_pit(row, store, prog, qdir, sources, carved, work, bin_dir, jar, scratch
             ["java", "-cp", pit_cp, "org.pitest.mutationtest.commandline.MutationCoverageReport",
              "--reportDir", os.path.join(work, "pit"), "--targetClasses", ",".join(traced),
              "--targetTests", ",".join(test_names), "--sourceDirs", carved,
-             "--classPath", ",".join([bin_dir, jar, junit_pit] + MOCKITO_CP.split(":")),
+             "--classPath", ",".join([bin_dir, jar, junit_pit] + test_libs(carved).split(":")),
              "--mutableCodePaths", jar, "--includeLaunchClasspath=false", "--mutators", "DEFAULTS",
              "--outputFormats", "XML", "--timestampedReports=false", "--skipFailingTests=true",
              "--threads", os.environ.get("THREADS", "2"), "--verbose=false"],

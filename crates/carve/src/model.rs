@@ -247,6 +247,13 @@ pub enum Event {
         /// Its state.
         state: FileState,
     },
+    /// A file or directory the call asked about and changed: its state when the call ended.
+    FileAfter {
+        /// The path as the program gave it.
+        path: String,
+        /// Its state.
+        state: FileState,
+    },
     /// What the call read from the console (`System.in`).
     Console {
         /// The bytes.

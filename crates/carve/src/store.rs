@@ -6,7 +6,7 @@
 //! `targets` (the methods collaborators were called through), `fields` (static fields read),
 //! `calls` (one row per recorded call: receiver, arguments, outcome, state after), `events`
 //! (a call's calls on collaborators, static reads and environment readings — `clock`,
-//! `random_double`, `random_seed`, `file`, `console` — in order), `skipped` (classes and methods
+//! `random_double`, `random_seed`, `file`, `file_after`, `console` — in order), `skipped` (classes and methods
 //! left unrecorded, with the reason). The view `call_view` joins calls with their methods.
 //!
 //! ```no_run
@@ -278,6 +278,7 @@ impl Store {
                 Event::RandomDouble { .. } => ("random_double", 0, None),
                 Event::RandomSeed { .. } => ("random_seed", 0, None),
                 Event::File { .. } => ("file", 0, None),
+                Event::FileAfter { .. } => ("file_after", 0, None),
                 Event::Console { .. } => ("console", 0, None),
             };
             self.conn

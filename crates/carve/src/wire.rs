@@ -6,7 +6,8 @@
 //! values, events (`0x21` call: `u32 target`, `u32 receiver`, `u16 n`, values; `0x22` its
 //! result: value; `0x23` its exception; `0x24` static read: `u32 field`, value; the environment
 //! as `EnvRecorder` writes it: `0x25` clock `u64`, `0x26` random double bits `u64`, `0x27` seed
-//! `u64`, `0x28` file: path, `u8` state and its data, `0x29` console: `u32 n`, bytes), then `0x2f`,
+//! `u64`, `0x28` file: path, `u8` state and its data, `0x29` console: `u32 n`, bytes, `0x2a` a
+//! file's state at the call's end, as `0x28`), then `0x2f`,
 //! `u8` 0 and the value or 1 and the exception, the value after, and `u8` flags (bit 0: a value or event was cut by a limit, bit 1: events were
 //! cut by the event limit). Values
 //! start with the tag of [`crate::model::Value`]'s variant, in declaration order of the Java
@@ -415,6 +416,11 @@ impl<'a> Reader<'a> {
                     let state = self.file_state()?;
                     events.push(Event::File { path, state });
                 }
+                0x2a => {
+                    let path = self.str()?;
+                    let state = self.file_state()?;
+                    events.push(Event::FileAfter { path, state });
+                }
                 0x29 => {
                     let input = self.bytes()?;
                     events.push(Event::Console {
@@ -589,6 +595,12 @@ mod tests {
         ev.push(0x29);
         ev.extend(3u32.to_be_bytes());
         ev.extend(b"ok\n");
+        ev.push(0x2a); // "m" written
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"m");
+        ev.push(1);
+        ev.extend(1u32.to_be_bytes());
+        ev.extend(b"z");
         f.splice(end..end, ev);
         f
     }
@@ -628,6 +640,12 @@ mod tests {
                 },
                 Event::Console {
                     input: Content::Text("ok\n".into())
+                },
+                Event::FileAfter {
+                    path: "m".into(),
+                    state: FileState::File {
+                        content: Content::Text("z".into())
+                    }
                 },
             ]
         );

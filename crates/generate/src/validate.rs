@@ -172,6 +172,17 @@ pub fn failing_junit5(xml: &str) -> Vec<String> {
         .collect()
 }
 
+/// Names of the failing tests of a JUnit 5 XML report that ran past their time limit (JUnit's
+/// `TimeoutException`): their threads may still run, and what failed beside them may have
+/// failed because of it.
+#[must_use]
+pub fn timed_out_junit5(xml: &str) -> Vec<String> {
+    junit5_cases(xml)
+        .filter(|(_, body)| body.contains("java.util.concurrent.TimeoutException"))
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
 /// Names of the tests a JUnit 5 XML report marks skipped (an assumption failed: a mock got
 /// a call it did not stub, a private member is gone).
 #[must_use]
@@ -192,6 +203,9 @@ pub struct Round {
     /// Tests skipped by a failed assumption (JUnit 5 reports them; JUnit 4's runner does not
     /// name them).
     pub skipped: Vec<String>,
+    /// Of the failing tests, those that ran past the time limit (JUnit 5 with
+    /// [`Tools::with_test_timeout`]).
+    pub timed_out: Vec<String>,
 }
 
 /// Compiles `source` (the class `package.class_name` at `rel`) in `dir` against `classpath`
@@ -310,8 +324,7 @@ pub fn check(
         }
         return Ok(Round {
             uncompilable: bad.into_iter().collect(),
-            failing: Vec::new(),
-            skipped: Vec::new(),
+            ..Round::default()
         });
     }
     let mut run_cp = vec![out.clone()];
@@ -320,6 +333,7 @@ pub fn check(
     run_cp.extend(mockito);
     run_cp.extend(runtime);
     let mut skipped = Vec::new();
+    let mut timed_out = Vec::new();
     // A run that does not end (a test left a thread or a shutdown hook that waits) is stopped:
     // at the latest after a minute plus the tests' own time limits, and a few seconds after
     // JUnit has reported.
@@ -376,6 +390,7 @@ pub fn check(
                     ))
                 })?;
             skipped = skipped_junit5(&xml);
+            timed_out = timed_out_junit5(&xml);
             failing_junit5(&xml)
         }
         JUnit::Four => {
@@ -405,6 +420,7 @@ pub fn check(
         uncompilable: Vec::new(),
         failing,
         skipped,
+        timed_out,
     })
 }
 
@@ -662,8 +678,10 @@ mod tests {
         let xml = r#"<testsuite><testcase name="a()" classname="p.T" time="0.01"/>
 <testcase name="b()" classname="p.T" time="0.01"><failure message="x" type="org.opentest4j.AssertionFailedError">trace</failure></testcase>
 <testcase name="c()" classname="p.T"><system-out>x</system-out></testcase>
-<testcase name="d()" classname="p.T"><error message="boom"/></testcase></testsuite>"#;
-        assert_eq!(failing_junit5(xml), ["b", "d"]);
+<testcase name="d()" classname="p.T"><error message="boom"/></testcase>
+<testcase name="e()" classname="p.T"><failure message="e() timed out after 10 seconds" type="java.util.concurrent.TimeoutException">java.util.concurrent.TimeoutException: e() timed out after 10 seconds</failure></testcase></testsuite>"#;
+        assert_eq!(failing_junit5(xml), ["b", "d", "e"]);
+        assert_eq!(timed_out_junit5(xml), ["e"]);
     }
 
     #[test]

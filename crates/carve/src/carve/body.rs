@@ -446,6 +446,7 @@ pub fn carve_call(
             | Event::RandomDouble { .. }
             | Event::RandomSeed { .. }
             | Event::File { .. }
+            | Event::FileAfter { .. }
             | Event::Console { .. } => {}
         }
     }
@@ -653,6 +654,10 @@ pub fn carve_call(
                 ));
             }
         }
+    }
+    // The files it wrote, created or deleted.
+    if environment {
+        b.lines.extend(super::environment::checks(&c.events));
     }
     // The calls on the mocks, in order.
     if !b.mocks.is_empty() {

@@ -2,15 +2,17 @@
 //! `Environment` (the test class installs it, as generated suites do): the virtual clock set to
 //! the call's first reading, the random values and seeds it drew queued, the files and
 //! directories it asked about put in the virtual file system as they were, its console input
-//! given.
+//! given; after the call, the files it wrote are checked.
 //!
-//! A recorded call that read the clock at 1,764,258,000,123 ms, drew one `Math.random()` and
-//! read `grammar.txt` becomes:
+//! A recorded call that read the clock at 1,764,258,000,123 ms, drew one `Math.random()`, read
+//! `grammar.txt` and wrote `out.txt` becomes:
 //!
 //! ```text
 //! Environment.setTime(1764258000123L);
 //! Environment.nextRandoms(0.7265);
 //! Environment.writeFile("grammar.txt", "a = b;\n");
+//! ... the call and its checks ...
+//! assertEquals("A = B;\n", Environment.readFile("out.txt"));
 //! ```
 
 use std::collections::HashSet;
@@ -74,6 +76,42 @@ pub(super) fn setup(events: &[Event]) -> Result<Vec<String>, String> {
         lines.push(format!("Environment.consoleInput({});", text(&console)));
     }
     Ok(lines)
+}
+
+/// The checks after the call: each file it changed has the content it had when the recorded
+/// call ended (`null` when it deleted it). Directories and files past the file limit are not
+/// checked.
+pub(super) fn checks(events: &[Event]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for e in events {
+        let Event::FileAfter { path, state } = e else {
+            continue;
+        };
+        if !seen.insert(path.as_str()) {
+            continue;
+        }
+        let p = string_literal(path);
+        match state {
+            FileState::Missing { .. } => {
+                out.push(format!("assertNull(Environment.readFile({p}));"));
+            }
+            FileState::File {
+                content: Content::Text(t),
+            } => out.push(format!(
+                "assertEquals({}, Environment.readFile({p}));",
+                text(t)
+            )),
+            FileState::File {
+                content: Content::Base64(b),
+            } => out.push(format!(
+                "assertEquals({}, Environment.readFileBase64({p}));",
+                text(b)
+            )),
+            FileState::Directory { .. } | FileState::Other => {}
+        }
+    }
+    out
 }
 
 /// Directories first (with empty stand-ins for the entries listed), then the files' contents,
@@ -224,6 +262,40 @@ mod tests {
                 "Environment.writeFile(\"in/a.txt\", \"A\");",
             ]
         );
+    }
+
+    #[test]
+    fn files_the_call_changed_are_checked_once_each() {
+        let written = |t: &str| Event::FileAfter {
+            path: "out/b.txt".into(),
+            state: FileState::File {
+                content: Content::Text(t.into()),
+            },
+        };
+        let events = [
+            written("done"),
+            written("again"),
+            Event::FileAfter {
+                path: "gone".into(),
+                state: FileState::Missing {
+                    parent_exists: true,
+                },
+            },
+            Event::FileAfter {
+                path: "out".into(),
+                state: FileState::Directory {
+                    entries: Vec::new(),
+                },
+            },
+        ];
+        assert_eq!(
+            checks(&events),
+            [
+                "assertEquals(\"done\", Environment.readFile(\"out/b.txt\"));",
+                "assertNull(Environment.readFile(\"gone\"));",
+            ]
+        );
+        assert!(setup(&events).unwrap().is_empty());
     }
 
     #[test]

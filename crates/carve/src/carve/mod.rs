@@ -549,9 +549,8 @@ impl Run<'_> {
                 }
                 if tests.len() == 1 {
                     return Ok(Round {
-                        uncompilable: Vec::new(),
                         failing: names,
-                        skipped: Vec::new(),
+                        ..Round::default()
                     });
                 }
                 let (a, b) = tests.split_at(tests.len() / 2);
@@ -560,6 +559,7 @@ impl Run<'_> {
                 ra.uncompilable.extend(rb.uncompilable);
                 ra.failing.extend(rb.failing);
                 ra.skipped.extend(rb.skipped);
+                ra.timed_out.extend(rb.timed_out);
                 Ok(ra)
             }
         }
@@ -617,6 +617,17 @@ fn validate(
         let round = match run.round(tests) {
             Ok(r) => r,
             Err(e) => break Err(Error::Command(format!("validating {qualified}: {e}"))),
+        };
+        // A test past its time limit may still be running, and the tests that failed beside
+        // it may have failed because of it: only it goes, and the rest run again without it.
+        let round = if round.timed_out.is_empty() {
+            round
+        } else {
+            Round {
+                failing: round.timed_out.clone(),
+                uncompilable: round.uncompilable,
+                ..Round::default()
+            }
         };
         let bad: Vec<&String> = round
             .uncompilable

@@ -381,6 +381,8 @@ fn carved_calls_get_the_clock_randomness_files_and_console_they_read() {
         "colour = teal",
         "Environment.makeDirectory(",
         "sub\");",
+        // The file save wrote, checked after the call.
+        "assertEquals(\"written by env.Main\", Environment.readFile(",
     ] {
         assert!(text.contains(want), "{want}:\n{text}");
     }

@@ -103,6 +103,22 @@ public final class Environment {
         }
     }
 
+    /**
+     * The content of the file at {@code path} as UTF-8 text, or null when there is no file
+     * there (for checks after the call under test; reading does not count as the code's).
+     */
+    public static String readFile(String path) {
+        VirtualFs.Node n = path == null ? null : VirtualFs.peek(path);
+        return n == null || n.dir ? null
+            : new String(n.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The content of the file at {@code path} in base64, or null when there is no file there. */
+    public static String readFileBase64(String path) {
+        VirtualFs.Node n = path == null ? null : VirtualFs.peek(path);
+        return n == null || n.dir ? null : java.util.Base64.getEncoder().encodeToString(n.bytes());
+    }
+
     /** Makes a directory and those above it (nothing when null or a file is in the way). */
     public static void makeDirectory(String path) {
         if (path != null) {

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Events of the environment for the recorded calls on the stack, as {@link Observed}'s
@@ -123,17 +124,17 @@ final class EnvRecorder {
             byte[] state = null;
             for (int i = l.size - 1; i >= 0; i--) {
                 Recorder.Frame f = l.stack[i];
-                if (!f.taking() || (f.files != null && f.files.contains(path))
+                if (!f.taking() || (f.files != null && f.files.containsKey(path))
                         || !Recorder.roomFor(l, f)) {
                     continue;
                 }
                 if (f.files == null) {
-                    f.files = new HashSet<String>();
+                    f.files = new LinkedHashMap<String, byte[]>();
                 }
-                f.files.add(path);
                 if (state == null) {
                     state = state(path);
                 }
+                f.files.put(path, state);
                 f.enc.u8(Recorder.EV_FILE);
                 f.enc.str(path);
                 f.enc.raw(state);
@@ -142,6 +143,29 @@ final class EnvRecorder {
             // Lost.
         } finally {
             l.busy = false;
+        }
+    }
+
+    /**
+     * At the end of call {@code f}: the state of each path it asked about that is not what it
+     * was before ({@code 0x2a}, path and state as in {@code 0x28}): the files it wrote, created
+     * or deleted, which a test checks after the call.
+     */
+    static void after(Recorder.Frame f) {
+        if (f.files == null) {
+            return;
+        }
+        try {
+            for (Map.Entry<String, byte[]> e : f.files.entrySet()) {
+                byte[] now = state(e.getKey());
+                if (!Arrays.equals(now, e.getValue())) {
+                    f.enc.u8(Recorder.EV_FILE_AFTER);
+                    f.enc.str(e.getKey());
+                    f.enc.raw(now);
+                }
+            }
+        } catch (Throwable t) {
+            // Lost.
         }
     }
 

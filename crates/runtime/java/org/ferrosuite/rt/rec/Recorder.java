@@ -44,6 +44,7 @@ public final class Recorder {
     static final int EV_SEED = 0x27;
     static final int EV_FILE = 0x28;
     static final int EV_CONSOLE = 0x29;
+    static final int EV_FILE_AFTER = 0x2a;
     static final int EV_END = 0x2f;
 
     private static final int BACKLOG_LIMIT = 64 << 20;
@@ -142,8 +143,11 @@ public final class Recorder {
         int staticCount;
         /** The clock was reported (its first reading is what a test sets). */
         boolean clockRead;
-        /** The paths whose state was reported (each once: its state before the call). */
-        HashSet<String> files;
+        /**
+         * The paths whose state was reported (each once: its state before the call), with that
+         * state as written, to tell at the call's end which ones it changed.
+         */
+        java.util.LinkedHashMap<String, byte[]> files;
         /** The console bytes read, written at the call's end. */
         java.io.ByteArrayOutputStream console;
 
@@ -565,6 +569,7 @@ public final class Recorder {
     private static void finishFrame(Frame f, Object value, Throwable thrown, Object built) {
         Encoder e = f.enc;
         ACTIVE.decrementAndGet();
+        EnvRecorder.after(f);
         if (f.console != null) {
             e.u8(EV_CONSOLE);
             e.u32(f.console.size());
