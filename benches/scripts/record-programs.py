@@ -12,14 +12,19 @@ rhino (its shell running rhino.js), jflex (generating the scanner of its Java ex
 grammar), javacc (generating the parser of calc.jj), bsh (BeanShell running work.bsh).
 With RECORD=0 the runs are skipped and the stores already in OUT are carved again.
 Then (unless CARVE=0) `ferrosuite carve` on the last run's store: the share of recorded calls
-that got a passing test (validated: compiled, passing, and passing RERUNS=2 more runs).
+that got a passing test (validated: compiled, passing, and passing RERUNS=2 more runs), and
+how many recorded calls read the environment or changed files and how many carved tests set the
+environment up or check files after the call.
 Writes OUT/<program>.db (the last run's store is kept), OUT/<program>-carved/, OUT/results.jsonl
 and OUT/summary.md.
 """
 
+import glob
 import json
 import os
+import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -70,6 +75,31 @@ def timed(cmd, out):
     t = time.monotonic()
     p = subprocess.run(cmd, capture_output=True)
     return time.monotonic() - t, p
+
+
+ENV_READS = ("clock", "random_double", "random_seed", "file", "console")
+SETUP = re.compile(r"Environment\.(setTime|nextRandoms|nextSeeds|writeFile|writeFileBase64|makeDirectory|consoleInput)\(")
+
+
+def environment_counts(store, carved):
+    """Recorded calls (methods) that read the environment or changed files, and carved tests
+    that set the environment up or check files after the call."""
+    db = sqlite3.connect(store)
+    run = db.execute("SELECT max(run) FROM calls").fetchone()[0]
+
+    def calls(kinds):
+        marks = ",".join("?" * len(kinds))
+        return db.execute(
+            f"SELECT count(DISTINCT e.call) FROM events e JOIN calls c ON c.run = e.run AND c.id = e.call "
+            f"WHERE e.run = ? AND c.kind = 'method' AND e.kind IN ({marks})", (run, *kinds)).fetchone()[0]
+    out = {"calls_reading": calls(ENV_READS), "calls_writing": calls(("file_after",)),
+           "tests_set_up": 0, "tests_checking_files": 0}
+    for f in glob.glob(os.path.join(carved, "**", "*.java"), recursive=True):
+        for block in open(f, encoding="utf-8").read().split("@Test")[1:]:
+            out["tests_set_up"] += bool(SETUP.search(block))
+            out["tests_checking_files"] += "Environment.readFile" in block
+    db.close()
+    return out
 
 
 def main():
@@ -133,6 +163,8 @@ def main():
                 carved["seconds"] = time.monotonic() - t
             except ValueError:
                 carved = {"error": c.stderr.decode("utf-8", "replace")[-2000:]}
+            if os.path.exists(store):
+                carved["environment"] = environment_counts(store, dest)
         row = {
             "program": name,
             "runs": runs,
@@ -151,7 +183,7 @@ def main():
             "store_mib": (s.get("store_bytes") or 0) / 2**20,
             "store_calls_per_s": s.get("store_calls_per_s"),
             "failed_classes": s.get("failed_classes"),
-            "carve": {k: carved.get(k) for k in ("calls", "carved_calls", "merged", "passing", "calls_with_passing_test", "skipped", "seconds", "error")},
+            "carve": {k: carved.get(k) for k in ("calls", "carved_calls", "merged", "passing", "calls_with_passing_test", "skipped", "seconds", "environment", "error")},
         }
         results.append(row)
         print(json.dumps(row), flush=True)

@@ -39,6 +39,11 @@ pub trait Types {
     fn accessible(&self, binary: &str) -> bool;
     /// The class can be mocked (accessible, not final).
     fn mockable(&self, binary: &str) -> bool;
+    /// The method `name descriptor` that a call on an object of `binary` runs is final (a
+    /// mock of the class runs it for real: it cannot be stubbed or verified).
+    fn final_method(&self, _binary: &str, _name: &str, _descriptor: &str) -> bool {
+        false
+    }
 }
 
 /// A carved test body, or why there is none.
@@ -91,6 +96,15 @@ struct Builder<'a> {
     shared: HashSet<u32>,
     /// Arrays, collections and maps being built (their elements cannot refer to them).
     building: HashSet<u32>,
+    /// Some object is an unstubbed mock standing for one the snapshot did not show whole.
+    stand_ins: bool,
+}
+
+/// Whether a mock may stand for an object of `class` the record cut or could not read: not
+/// an array, and not of `java.lang` or `java.util` (strings, boxes, collections, maps and
+/// iterators, whose calls the recorder does not watch).
+fn stand_in_allowed(class: &str) -> bool {
+    !class.starts_with('[') && !class.starts_with("java.lang.") && !class.starts_with("java.util.")
 }
 
 /// Indexes the definitions in `v` and the numbers it refers back to (see [`Builder::defs`]).
@@ -172,6 +186,20 @@ impl Builder<'_> {
                     if matches!(v, Value::Ref { .. }) && !self.building.contains(r) {
                         return self.expr(d);
                     }
+                }
+                // An object the snapshot did not show whole, on which the call made no call (it
+                // would have been a collaborator with a mock): an unstubbed mock stands for it.
+                // Not for JDK state (collections, strings, boxes), which the recorder does not
+                // watch calls on; validation drops a test whose call read the object's fields.
+                if stand_in_allowed(class) && self.types.mockable(class) {
+                    let var = self.fresh(class);
+                    let t = source_name(class);
+                    self.lines.push(format!(
+                        "{t} {var} = mock({t}.class); // not used by the call: a stand-in"
+                    ));
+                    self.vars.insert(*r, var.clone());
+                    self.stand_ins = true;
+                    return Ok(var);
                 }
                 Err(match v {
                     Value::Ref { .. } => format!("a {class} past the snapshot's depth or size"),
@@ -423,6 +451,7 @@ pub fn carve_call(
         defs: HashMap::new(),
         shared: HashSet::new(),
         building: HashSet::new(),
+        stand_ins: false,
     };
     index(&c.receiver, &mut b.defs, &mut b.shared);
     for a in &c.args {
@@ -498,6 +527,16 @@ pub fn carve_call(
                         .join(", "))
                 )
             })?;
+        if let Some((_, t, ..)) = calls
+            .iter()
+            .find(|(x, t, ..)| *x == r && types.final_method(&chosen, &t.name, &t.descriptor))
+        {
+            return Err(format!(
+                "a final method {}.{} no mock can answer",
+                t.owner.replace('/', "."),
+                t.name
+            ));
+        }
         let var = b.fresh(&chosen);
         let t = source_name(&chosen);
         b.lines.push(format!("{t} {var} = mock({t}.class);"));
@@ -700,7 +739,7 @@ pub fn carve_call(
         b.lines
             .push(format!("verifyNoMoreInteractions({});", all.join(", ")));
     }
-    let mocks = !b.mocks.is_empty();
+    let mocks = !b.mocks.is_empty() || b.stand_ins;
     Ok(Body {
         name,
         lines: b.lines,
@@ -854,140 +893,5 @@ fn name_part(l: &str) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn literals_are_java() {
-        assert_eq!(
-            string_literal("a\"b\\c\n\u{e9}"),
-            "\"a\\\"b\\\\c\\n\\u00e9\""
-        );
-        assert_eq!(literal(&Value::Long { v: 5 }).unwrap(), "5L");
-        assert_eq!(
-            literal(&Value::Int { v: i32::MIN }).unwrap(),
-            "Integer.MIN_VALUE"
-        );
-        assert_eq!(
-            literal(&Value::Double {
-                bits: 1.5f64.to_bits()
-            })
-            .unwrap(),
-            "1.5d"
-        );
-        assert_eq!(
-            literal(&Value::Float {
-                bits: f32::NAN.to_bits()
-            })
-            .unwrap(),
-            "Float.NaN"
-        );
-        assert_eq!(literal(&Value::Char { v: 39 }).unwrap(), "'\\''");
-        assert_eq!(component_source("[I").unwrap(), "int[]");
-        assert_eq!(source_name("a.B$C"), "a.B.C");
-        assert_eq!(name_part("-15L"), "Minus15");
-        assert_eq!(name_part("\"apple\""), "Apple");
-    }
-
-    struct Open;
-    impl Types for Open {
-        fn accessible(&self, _: &str) -> bool {
-            true
-        }
-        fn mockable(&self, _: &str) -> bool {
-            true
-        }
-    }
-
-    fn field(name: &str, value: Value) -> crate::model::FieldValue {
-        crate::model::FieldValue {
-            declaring: None,
-            name: name.into(),
-            value,
-        }
-    }
-
-    #[test]
-    fn cut_and_back_references_are_built_from_the_definition_met_elsewhere() {
-        // The receiver reaches node 2 first past the depth limit (a `ref`), then in full; its
-        // buffer is shared by two fields (a back reference to a value type).
-        let node = Value::Object {
-            r: 2,
-            class: "p.Node".into(),
-            id: -2,
-            fields: vec![field("label", Value::String { v: "n".into() })],
-            partial: false,
-        };
-        let receiver = Value::Object {
-            r: 1,
-            class: "p.Tree".into(),
-            id: -1,
-            fields: vec![
-                field(
-                    "deep",
-                    Value::Ref {
-                        r: 2,
-                        class: "p.Node".into(),
-                        id: -2,
-                    },
-                ),
-                field("root", node),
-                field(
-                    "main",
-                    Value::Text {
-                        r: 3,
-                        class: "java.lang.StringBuilder".into(),
-                        text: "ab".into(),
-                    },
-                ),
-                field("out", Value::BackRef { r: 3 }),
-            ],
-            partial: false,
-        };
-        let c = CallRecord {
-            kind: crate::model::CallKind::Method,
-            method: 0,
-            id: 1,
-            parent: 0,
-            thread: 1,
-            receiver,
-            receiver_id: -1,
-            args: Vec::new(),
-            events: Vec::new(),
-            outcome: Outcome::Returned {
-                value: Value::Int { v: 1 },
-            },
-            after: Value::Same,
-            truncated: true,
-            events_cut: false,
-        };
-        let m = RecordedMethod {
-            class: "p/Tree".into(),
-            name: "size".into(),
-            descriptor: "()I".into(),
-            is_static: false,
-        };
-        let body = carve_call(&c, &m, false, &[], &[], &Open, true).unwrap();
-        let text = body.lines.join("\n");
-        // One node, allocated once and used for both fields; one buffer for both.
-        assert_eq!(
-            text.matches("CarveSupport.allocate(p.Node.class)").count(),
-            1,
-            "{text}"
-        );
-        assert!(
-            text.contains("CarveSupport.set(tree, \"p.Tree\", \"deep\", node);"),
-            "{text}"
-        );
-        assert!(
-            text.contains("CarveSupport.set(tree, \"p.Tree\", \"root\", node);"),
-            "{text}"
-        );
-        assert!(
-            text.contains("java.lang.StringBuilder stringBuilder = new StringBuilder(\"ab\");"),
-            "{text}"
-        );
-        assert!(text.contains("\"out\", stringBuilder);"), "{text}");
-    }
-}
+#[path = "body_tests.rs"]
+mod tests;

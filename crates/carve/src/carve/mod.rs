@@ -194,6 +194,29 @@ impl Types for PathTypes<'_> {
     fn mockable(&self, binary: &str) -> bool {
         self.look(binary).is_some_and(|(a, f)| a && !f)
     }
+
+    fn final_method(&self, binary: &str, name: &str, descriptor: &str) -> bool {
+        // The first declaration up the superclasses is the one a call runs (an interface's
+        // methods are never final).
+        let mut at = Some(binary.replace('.', "/"));
+        let mut steps = 0;
+        while let Some(internal) = at.take() {
+            steps += 1;
+            let Ok(class) = self.cp.load(&internal) else {
+                return false;
+            };
+            if let Some(m) = class.methods.iter().find(|m| {
+                class.member_name(m).is_ok_and(|n| n == name)
+                    && class.member_descriptor(m).is_ok_and(|d| d == descriptor)
+            }) {
+                return m.access_flags & access::FINAL != 0;
+            }
+            if steps < 64 {
+                at = class.super_name().ok().flatten().map(std::borrow::Cow::into_owned);
+            }
+        }
+        false
+    }
 }
 
 /// The test class's source: imports, the tests, the support class.
@@ -206,6 +229,11 @@ fn class_source(
     note: &str,
 ) -> String {
     let mocks = tests.iter().any(|(_, b)| b.mocks);
+    let statics = tests.iter().any(|(_, b)| {
+        b.lines
+            .iter()
+            .any(|l| l.contains("CarveSupport.setStatic("))
+    });
     let mut s = String::new();
     if !package.is_empty() {
         let _ = write!(s, "package {package};\n\n");
@@ -222,8 +250,17 @@ fn class_source(
         s.push_str("import static org.mockito.Mockito.*;\n");
     }
     s.push('\n');
+    let after = statics || mocks;
     if environment {
         let _ = writeln!(s, "import {};", environment::ENVIRONMENT);
+    }
+    if after {
+        s.push_str(match junit {
+            JUnit::Five => "import org.junit.jupiter.api.AfterEach;\n",
+            JUnit::Four => "import org.junit.After;\n",
+        });
+    }
+    if environment {
         s.push_str(match junit {
             JUnit::Five => {
                 "import org.junit.jupiter.api.BeforeAll;\nimport org.junit.jupiter.api.BeforeEach;\n"
@@ -253,6 +290,23 @@ fn class_source(
             s,
             "\n    {once}\n    public static void controlEnvironment() {{\n        Environment.install();\n    }}\n\n    {each}\n    public void resetEnvironment() {{\n        Environment.begin();\n    }}\n"
         );
+    }
+    if after {
+        // The static fields a test set go back, so that tests of other classes in the same JVM
+        // (Maven's default) see the program's own; Mockito's checks of a stub left half made
+        // fail the test that left it, not the next one.
+        let annotation = match junit {
+            JUnit::Five => "@AfterEach",
+            JUnit::Four => "@After",
+        };
+        let _ = write!(s, "\n    {annotation}\n    public void cleanUp() {{\n");
+        if statics {
+            s.push_str("        CarveSupport.restoreStatics();\n");
+        }
+        if mocks {
+            s.push_str("        validateMockitoUsage();\n");
+        }
+        s.push_str("    }\n");
     }
     for (test, body) in tests {
         let _ = write!(

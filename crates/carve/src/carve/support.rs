@@ -1,6 +1,6 @@
 //! `CarveSupport`, a static class nested in each carved test class: builds objects from their
 //! recorded state (allocation without a constructor, field writes by reflection), sets static
-//! fields, reads fields for the checks, and makes recorded exceptions and enum constants by
+//! fields (and puts them back after the test), reads fields for the checks, and makes recorded exceptions and enum constants by
 //! name. Plain Java 8 on the JDK alone (Objenesis is used when on the class path, else
 //! `sun.misc.Unsafe`), so a carved test class is one file.
 
@@ -82,9 +82,36 @@ static final class CarveSupport {
         }
     }
 
-    /** Writes a static field; a final one is left as it is. */
+    /** Static fields a test set, with the values they had before (restored after the test). */
+    private static final java.util.List<Object[]> SET_STATICS = new java.util.ArrayList<Object[]>();
+
+    /** Writes a static field; a final one is left as it is. Restored by {@link #restoreStatics}. */
     static void setStatic(String declaring, String name, Object value) {
+        try {
+            java.lang.reflect.Field f = field(declaring, name);
+            if (!java.lang.reflect.Modifier.isFinal(f.getModifiers())) {
+                SET_STATICS.add(new Object[] {f, f.get(null)});
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
         set(null, declaring, name, value);
+    }
+
+    /**
+     * Puts back the static fields the test set, last first: the program's static state is what
+     * it was for the next test, in this class or another one run in the same JVM.
+     */
+    static void restoreStatics() {
+        for (int i = SET_STATICS.size() - 1; i >= 0; i--) {
+            Object[] e = SET_STATICS.get(i);
+            try {
+                ((java.lang.reflect.Field) e[0]).set(null, e[1]);
+            } catch (IllegalAccessException x) {
+                throw new IllegalStateException(x);
+            }
+        }
+        SET_STATICS.clear();
     }
 
     /** Reads a field of {@code target} (null: static). */
