@@ -747,6 +747,14 @@ pub fn carve_call(
     })
 }
 
+/// `name` with its first letter upper-case (`tree2` → `Tree2`), for test names.
+fn upper_first(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// The simple name of a primitive type's box (`Object` for a reference).
 fn boxed(t: &FieldType) -> &'static str {
     t.boxed_class()
@@ -824,6 +832,21 @@ fn check_result(
                         return "returnsArgument".into();
                     }
                 }
+            }
+            // A mock the test made (a collaborator or a stand-in): the same object, whatever
+            // class the mock maker gives it.
+            if let Some(var) = n.and_then(|n| b.mocks.get(&n)) {
+                let var = var.clone();
+                b.lines.push(format!("assertSame({var}, result);"));
+                return format!("returns{}", upper_first(&var));
+            }
+            if let Some(var) = n
+                .and_then(|n| b.vars.get(&n))
+                .filter(|v| b.lines.iter().any(|l| l.contains(&format!(" {v} = mock("))))
+            {
+                let var = var.clone();
+                b.lines.push(format!("assertSame({var}, result);"));
+                return format!("returns{}", upper_first(&var));
             }
             match v {
                 Value::Enum { class, name } => {

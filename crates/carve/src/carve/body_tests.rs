@@ -122,6 +122,20 @@ fn unused_cut_objects_get_stand_ins_and_final_methods_no_mock() {
         "{text}"
     );
     assert!(body.mocks, "{text}");
+    // A call that returns the stand-in checks it is that object (a mock's class name depends
+    // on the mock maker).
+    let mut returns = call(cut("p.Tree"), vec![]);
+    returns.outcome = Outcome::Returned {
+        value: Value::BackRef { r: 2 },
+    };
+    let parent = RecordedMethod {
+        descriptor: "()Lp/Tree;".into(),
+        ..m.clone()
+    };
+    let body = carve_call(&returns, &parent, false, &[], &[], &Open, true).unwrap();
+    let text = body.lines.join("\n");
+    assert!(text.ends_with("assertSame(tree2, result);"), "{text}");
+    assert_eq!(body.name, "size_returnsTree2");
     let list = carve_call(
         &call(cut("java.util.ArrayList"), vec![]),
         &m,

@@ -212,7 +212,11 @@ impl Types for PathTypes<'_> {
                 return m.access_flags & access::FINAL != 0;
             }
             if steps < 64 {
-                at = class.super_name().ok().flatten().map(std::borrow::Cow::into_owned);
+                at = class
+                    .super_name()
+                    .ok()
+                    .flatten()
+                    .map(std::borrow::Cow::into_owned);
             }
         }
         false
