@@ -178,7 +178,15 @@ pub fn failing_junit5(xml: &str) -> Vec<String> {
 #[must_use]
 pub fn timed_out_junit5(xml: &str) -> Vec<String> {
     junit5_cases(xml)
-        .filter(|(_, body)| body.contains("java.util.concurrent.TimeoutException"))
+        .filter(|(_, body)| {
+            // In the failure itself, not in what the test printed.
+            let failure = body
+                .find("<failure")
+                .or_else(|| body.find("<error"))
+                .map_or("", |at| &body[at..]);
+            let failure = failure.split("<system-out").next().unwrap_or(failure);
+            failure.contains("java.util.concurrent.TimeoutException")
+        })
         .map(|(name, _)| name.to_string())
         .collect()
 }
@@ -682,6 +690,8 @@ mod tests {
 <testcase name="e()" classname="p.T"><failure message="e() timed out after 10 seconds" type="java.util.concurrent.TimeoutException">java.util.concurrent.TimeoutException: e() timed out after 10 seconds</failure></testcase></testsuite>"#;
         assert_eq!(failing_junit5(xml), ["b", "d", "e"]);
         assert_eq!(timed_out_junit5(xml), ["e"]);
+        let printed = r#"<testsuite><testcase name="p()" classname="p.T"><system-out>java.util.concurrent.TimeoutException</system-out></testcase></testsuite>"#;
+        assert!(timed_out_junit5(printed).is_empty());
     }
 
     #[test]
