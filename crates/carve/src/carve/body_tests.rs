@@ -18,6 +18,37 @@ impl Types for Finals {
     }
 }
 
+/// `p.Tree.size()I`, the method the body tests carve.
+fn tree_size() -> RecordedMethod {
+    RecordedMethod {
+        class: "p/Tree".into(),
+        name: "size".into(),
+        descriptor: "()I".into(),
+        is_static: false,
+    }
+}
+
+/// A call of [`tree_size`] on `receiver` that returned 1, with no events.
+fn tree_size_call(receiver: Value) -> CallRecord {
+    CallRecord {
+        kind: crate::model::CallKind::Method,
+        method: 0,
+        id: 1,
+        parent: 0,
+        thread: 1,
+        receiver,
+        receiver_id: -1,
+        args: Vec::new(),
+        events: Vec::new(),
+        outcome: Outcome::Returned {
+            value: Value::Int { v: 1 },
+        },
+        after: Value::Same,
+        truncated: true,
+        events_cut: false,
+    }
+}
+
 #[test]
 fn literals_are_java() {
     assert_eq!(
@@ -72,35 +103,20 @@ fn field(name: &str, value: Value) -> crate::model::FieldValue {
 fn unused_cut_objects_get_stand_ins_and_final_methods_no_mock() {
     // The receiver's parent is past the depth limit and the call made no call on it: an
     // unstubbed mock stands for it. A cut JDK list cannot be a stand-in.
-    let call = |deep: Value, events: Vec<Event>| CallRecord {
-        kind: crate::model::CallKind::Method,
-        method: 0,
-        id: 1,
-        parent: 0,
-        thread: 1,
-        receiver: Value::Object {
+    let call = |deep: Value, events: Vec<Event>| {
+        let receiver = Value::Object {
             r: 1,
             class: "p.Tree".into(),
             id: -1,
             fields: vec![field("parent", deep)],
             partial: false,
-        },
-        receiver_id: -1,
-        args: Vec::new(),
-        events,
-        outcome: Outcome::Returned {
-            value: Value::Int { v: 1 },
-        },
-        after: Value::Same,
-        truncated: true,
-        events_cut: false,
+        };
+        CallRecord {
+            events,
+            ..tree_size_call(receiver)
+        }
     };
-    let m = RecordedMethod {
-        class: "p/Tree".into(),
-        name: "size".into(),
-        descriptor: "()I".into(),
-        is_static: false,
-    };
+    let m = tree_size();
     let cut = |class: &str| Value::Ref {
         r: 2,
         class: class.into(),
@@ -211,29 +227,8 @@ fn cut_and_back_references_are_built_from_the_definition_met_elsewhere() {
         ],
         partial: false,
     };
-    let c = CallRecord {
-        kind: crate::model::CallKind::Method,
-        method: 0,
-        id: 1,
-        parent: 0,
-        thread: 1,
-        receiver,
-        receiver_id: -1,
-        args: Vec::new(),
-        events: Vec::new(),
-        outcome: Outcome::Returned {
-            value: Value::Int { v: 1 },
-        },
-        after: Value::Same,
-        truncated: true,
-        events_cut: false,
-    };
-    let m = RecordedMethod {
-        class: "p/Tree".into(),
-        name: "size".into(),
-        descriptor: "()I".into(),
-        is_static: false,
-    };
+    let c = tree_size_call(receiver);
+    let m = tree_size();
     let body = carve_call(&c, &m, false, &[], &[], &Open, true).unwrap();
     let text = body.lines.join("\n");
     // One node, allocated once and used for both fields; one buffer for both.

@@ -50,37 +50,21 @@ final class EnvRecorder {
         return l;
     }
 
+    /** A clock reading: reported once per call, its first (the time a test sets). */
     static void clock(long millis) {
-        Recorder.Local l = open();
-        if (l == null) {
-            return;
-        }
-        try {
-            for (int i = l.size - 1; i >= 0; i--) {
-                Recorder.Frame f = l.stack[i];
-                if (!f.taking() || f.clockRead || !Recorder.roomFor(l, f)) {
-                    continue;
-                }
-                f.clockRead = true;
-                f.enc.u8(Recorder.EV_CLOCK);
-                f.enc.u64(millis);
-            }
-        } catch (Throwable t) {
-            // Lost.
-        } finally {
-            l.busy = false;
-        }
+        number(Recorder.EV_CLOCK, millis, true);
     }
 
     static void randomDouble(double d) {
-        number(Recorder.EV_RANDOM, Double.doubleToRawLongBits(d));
+        number(Recorder.EV_RANDOM, Double.doubleToRawLongBits(d), false);
     }
 
     static void seed(long s) {
-        number(Recorder.EV_SEED, s);
+        number(Recorder.EV_SEED, s, false);
     }
 
-    private static void number(int tag, long v) {
+    /** A {@code u64} event of every recorded call on the stack that takes events ({@code clock}: once per call). */
+    private static void number(int tag, long v, boolean clock) {
         Recorder.Local l = open();
         if (l == null) {
             return;
@@ -88,8 +72,11 @@ final class EnvRecorder {
         try {
             for (int i = l.size - 1; i >= 0; i--) {
                 Recorder.Frame f = l.stack[i];
-                if (!f.taking() || !Recorder.roomFor(l, f)) {
+                if (!f.taking() || (clock && f.clockRead) || !Recorder.roomFor(l, f)) {
                     continue;
+                }
+                if (clock) {
+                    f.clockRead = true;
                 }
                 f.enc.u8(tag);
                 f.enc.u64(v);
