@@ -1,6 +1,7 @@
 //! Validation of emitted test classes with the real tools: `javac` compiles the source against
 //! the user's class path plus JUnit, and JUnit's own runner (the console launcher for JUnit 5,
-//! `JUnitCore` for JUnit 4) runs it.
+//! `JUnitCore` for JUnit 4, with a listener that names the tests whose assumptions failed) runs
+//! it.
 //!
 //! Repair, not rejection: a test method that does not compile or fails is *removed* and the
 //! class is emitted again, until what is left compiles and passes (or nothing is left). An
@@ -134,6 +135,42 @@ fn tests_using(
         .collect()
 }
 
+/// The main class that runs a JUnit 4 class in validation: `JUnitCore` with its text listener
+/// (the numbered failures [`failing_junit4`] reads) and a listener that prints a
+/// `skipped: <method>` line for each test whose assumption failed ([`skipped_junit4`]), which
+/// `JUnitCore`'s own main does not report. Compiled with the tests, in the default package.
+pub const JUNIT4_RUNNER: &str = "FerrosuiteJUnit4Run";
+
+/// The source of [`JUNIT4_RUNNER`].
+const JUNIT4_RUNNER_SOURCE: &str = r#"/** Runs one JUnit 4 class; names the tests whose assumptions failed. */
+public final class FerrosuiteJUnit4Run {
+    public static void main(String[] args) throws Exception {
+        org.junit.runner.JUnitCore core = new org.junit.runner.JUnitCore();
+        core.addListener(new org.junit.internal.TextListener(System.out));
+        core.addListener(new org.junit.runner.notification.RunListener() {
+            @Override
+            public void testAssumptionFailure(org.junit.runner.notification.Failure failure) {
+                System.out.println();
+                System.out.println("skipped: " + failure.getDescription().getMethodName());
+            }
+        });
+        org.junit.runner.Result result = core.run(Class.forName(args[0]));
+        System.out.flush();
+        System.exit(result.wasSuccessful() ? 0 : 1);
+    }
+}
+"#;
+
+/// Names of the tests [`JUNIT4_RUNNER`] reports as skipped (`skipped: name`).
+#[must_use]
+pub fn skipped_junit4(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|l| l.strip_prefix("skipped: "))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Names of the tests JUnit 4's `JUnitCore` reports as failed (`1) name(Class)`).
 #[must_use]
 pub fn failing_junit4(output: &str) -> Vec<String> {
@@ -208,8 +245,7 @@ pub struct Round {
     pub uncompilable: Vec<String>,
     /// Tests removed because they failed or erred.
     pub failing: Vec<String>,
-    /// Tests skipped by a failed assumption (JUnit 5 reports them; JUnit 4's runner does not
-    /// name them).
+    /// Tests skipped by a failed assumption.
     pub skipped: Vec<String>,
     /// Of the failing tests, those that ran past the time limit (JUnit 5 with
     /// [`Tools::with_test_timeout`]).
@@ -247,6 +283,15 @@ pub fn check(
         std::fs::create_dir_all(parent).map_err(|e| io(&parent.display().to_string(), e))?;
     }
     std::fs::write(&file, source).map_err(|e| io(&file.display().to_string(), e))?;
+    let mut sources = vec![file.clone()];
+    if junit == JUnit::Four {
+        let runner = dir.join("runner").join(format!("{JUNIT4_RUNNER}.java"));
+        std::fs::create_dir_all(dir.join("runner"))
+            .map_err(|e| io(&dir.display().to_string(), e))?;
+        std::fs::write(&runner, JUNIT4_RUNNER_SOURCE)
+            .map_err(|e| io(&runner.display().to_string(), e))?;
+        sources.push(runner);
+    }
     let junit_jars = match junit {
         JUnit::Five => tools.jars.junit5_compile()?,
         JUnit::Four => tools.jars.junit4()?,
@@ -296,7 +341,7 @@ pub fn check(
         .arg(&out)
         .arg("-cp")
         .arg(&joined)
-        .arg(&file)
+        .args(&sources)
         .output()
         .map_err(|e| io(&format!("running {}", tools.javac.display()), e))?;
     if !o.status.success() {
@@ -340,7 +385,7 @@ pub fn check(
     run_cp.extend(test_classpath);
     run_cp.extend(mockito);
     run_cp.extend(runtime);
-    let mut skipped = Vec::new();
+    let skipped: Vec<String>;
     let mut timed_out = Vec::new();
     // A run that does not end (a test left a thread or a shutdown hook that waits) is stopped:
     // at the latest after a minute plus the tests' own time limits, and a few seconds after
@@ -407,13 +452,14 @@ pub fn check(
             cmd.current_dir(dir)
                 .arg("-cp")
                 .arg(join(&run_cp))
-                .args(["org.junit.runner.JUnitCore", qualified]);
+                .args([JUNIT4_RUNNER, qualified]);
             // JUnitCore's summary line comes last.
             let o = run_bounded(&mut cmd, limit, &|out| {
                 out.contains("\nOK (") || out.contains("\nTests run: ")
             })
             .map_err(|e| io(&format!("running {}", tools.java.display()), e))?;
             let text = String::from_utf8_lossy(&o.stdout);
+            skipped = skipped_junit4(&text);
             let f = failing_junit4(&text);
             if !o.status.success() && f.is_empty() {
                 return Err(Error::Tool(format!(
@@ -692,6 +738,15 @@ mod tests {
         assert_eq!(timed_out_junit5(xml), ["e"]);
         let printed = r#"<testsuite><testcase name="p()" classname="p.T"><system-out>java.util.concurrent.TimeoutException</system-out></testcase></testsuite>"#;
         assert!(timed_out_junit5(printed).is_empty());
+    }
+
+    #[test]
+    fn junit4_runner_output() {
+        // The runner's skipped lines start a line of their own between TextListener's dots.
+        let out = "..\nskipped: pop\n.E\nTime: 0.01\nThere was 1 failure:\n1) push(p.StackTest)\njava.lang.AssertionError\n\nFAILURES!!!\nTests run: 3,  Failures: 1\n";
+        assert_eq!(skipped_junit4(out), ["pop"]);
+        assert_eq!(failing_junit4(out), ["push"]);
+        assert!(JUNIT4_RUNNER_SOURCE.contains(&format!("class {JUNIT4_RUNNER} ")));
     }
 
     #[test]

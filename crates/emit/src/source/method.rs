@@ -675,12 +675,14 @@ impl MethodWriter<'_> {
                         "{ind}}} catch ({} {e}) {{",
                         self.names.name("java/lang/Exception")
                     );
+                    self.rethrow_abort(body, ind, &e, "java/lang/Exception");
                     let _ = writeln!(body, "{ind}    assertTrue({e} instanceof {written});");
                     self.message_check(body, &format!("{ind}    "), &e, statics);
                     let _ = writeln!(body, "{ind}}}");
                 } else {
                     let e = scope.fresh("e");
                     let _ = writeln!(body, "{ind}}} catch ({written} {e}) {{");
+                    self.rethrow_abort(body, ind, &e, &class);
                     if self.t.message.is_some() {
                         self.message_check(body, &format!("{ind}    "), &e, statics);
                     } else {
@@ -689,6 +691,30 @@ impl MethodWriter<'_> {
                     let _ = writeln!(body, "{ind}}}");
                 }
             }
+        }
+    }
+
+    /// In a JUnit 4 `catch (caught e)` of an expected exception, the lines that rethrow an
+    /// assumption failure the catch would swallow: a mock's unstubbed call or a private member
+    /// that is gone skips the test (PAFM III-D) even when the expected exception is
+    /// `RuntimeException`, `Exception` or `Throwable`. Only tests with mocks or private access
+    /// can abort.
+    fn rethrow_abort(&self, body: &mut String, ind: &str, e: &str, caught: &str) {
+        let wide = matches!(
+            caught,
+            "java/lang/RuntimeException" | "java/lang/Exception" | "java/lang/Throwable"
+        );
+        let aborts = self
+            .t
+            .test
+            .statements
+            .iter()
+            .any(|s| matches!(s, Statement::Mock { .. } | Statement::Private(_)));
+        if wide && aborts {
+            let aborted = self.names.name(mocking::classes(JUnit::Four)[1]);
+            let _ = writeln!(body, "{ind}    if ({e} instanceof {aborted}) {{");
+            let _ = writeln!(body, "{ind}        throw ({aborted}) {e};");
+            let _ = writeln!(body, "{ind}    }}");
         }
     }
 

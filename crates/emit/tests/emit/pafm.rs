@@ -119,6 +119,16 @@ fn cases() -> Vec<EmitTest> {
             ],
             Some((4, "java.lang.NullPointerException")),
         ),
+        // An expected RuntimeException from a call that reaches a mock: JUnit 4's catch of it
+        // rethrows an assumption failure instead of swallowing it.
+        test(
+            vec![
+                mock("mocking/Sensor", vec![]),
+                meter(),
+                m(METER, "level", "()Ljava/lang/String;", Some(1), &[]),
+            ],
+            Some((2, "java.lang.RuntimeException")),
+        ),
     ]
 }
 
@@ -170,6 +180,12 @@ fn mocks_and_private_access_are_written_readably_and_compile_lint_free() {
         assert_eq!(
             src.contains("private static <T extends Throwable> T assertThrows("),
             junit == JUnit::Five,
+            "{src}"
+        );
+        // JUnit 4: the catch of RuntimeException lets a skipped test stay skipped.
+        assert_eq!(
+            src.contains("if (e instanceof AssumptionViolatedException) {"),
+            junit == JUnit::Four,
             "{src}"
         );
         let dir = scratch(&format!("emit-pafm-{junit:?}"));

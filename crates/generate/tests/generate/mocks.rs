@@ -105,7 +105,16 @@ fn changed_meter() -> PathBuf {
 
 #[test]
 fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of_failing() {
-    let Some(mut config) = config(JUnit::Five, ferrosuite_testkit::mockito()) else {
+    for junit in [JUnit::Five, JUnit::Four] {
+        refactoring_skips_tests(junit);
+    }
+}
+
+/// A suite for `mocking.Meter` in `junit` reaches its private state; run against the class
+/// with a private field and method renamed, nothing fails and the tests that reach them are
+/// skipped (JUnit 4's too: validation's runner names assumption failures).
+fn refactoring_skips_tests(junit: JUnit) {
+    let Some(mut config) = config(junit, ferrosuite_testkit::mockito()) else {
         return;
     };
     // Private access starts late (at 80 % of the budget).
@@ -132,7 +141,7 @@ fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of
         let dir = crate::common::scratch("changed-meter-run");
         let round = ferrosuite_generate::validate::check(
             &tools,
-            JUnit::Five,
+            junit,
             8,
             &dir,
             &class.path,
@@ -142,7 +151,7 @@ fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of
             &[changed.clone(), fixtures().clone()],
         )
         .unwrap();
-        eprintln!("{round:?}");
+        eprintln!("{junit:?}: {round:?}");
         assert!(
             round.uncompilable.is_empty() && round.failing.is_empty(),
             "{round:?}"
@@ -151,7 +160,7 @@ fn private_access_reaches_private_state_and_a_refactoring_skips_tests_instead_of
         // And against the class it was generated for, nothing is skipped.
         let round = ferrosuite_generate::validate::check(
             &tools,
-            JUnit::Five,
+            junit,
             8,
             &dir,
             &class.path,

@@ -127,4 +127,12 @@ public class PafmTest {
         new Meter(sensor);
         assertThrows(NullPointerException.class, () -> Meter.sum((Source) null));
     }
+
+    @Test
+    @Timeout(4)
+    public void levelThrowsRuntimeException() throws Throwable {
+        Sensor sensor = mock(Sensor.class, UNSTUBBED);
+        Meter meter = new Meter(sensor);
+        assertThrows(RuntimeException.class, () -> meter.level());
+    }
 }
