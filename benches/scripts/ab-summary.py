@@ -155,4 +155,5 @@ def main():
               f"{sum(r.get('skipped', 0) for r in rows)} skipped.")
 
 
-main()
+if __name__ == "__main__":
+    main()

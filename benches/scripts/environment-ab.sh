@@ -12,6 +12,7 @@
 #   benches/scripts/environment-ab.sh OUT [SEED...]     (default seeds 1 2 3 4 5)
 #   BUDGET=60s JOBS=2 RERUNS=5 CLASSES="a.B c.D" benches/scripts/environment-ab.sh /tmp/envab 1 2
 #   FERROSUITE_BIN=/tmp/bin/ferrosuite ...   (a copy of a release build, not rebuilt)
+#   MODES=env ...   (the modes to run: env, plain or both, the default "env plain")
 #
 # Writes OUT/<mode>-<seed>/ (generate's output, report and coverage.jsonl), OUT/listing/ (the
 # differences, one file per run), OUT/reruns/ and OUT/summary.md.
@@ -26,6 +27,7 @@ seeds=("$@")
 BUDGET=${BUDGET:-60s}
 JOBS=${JOBS:-2}
 RERUNS=${RERUNS:-5}
+MODES=${MODES:-"env plain"}
 J=/usr/share/java
 G=com.google.common
 IO=org.apache.commons.io
@@ -58,7 +60,7 @@ listing() {
 }
 mkdir -p "$out/listing" "$out/cwd"
 for seed in "${seeds[@]}"; do
-    for mode in env plain; do
+    for mode in $MODES; do
         dir=$out/$mode-$seed
         [ -f "$dir/coverage.jsonl" ] && continue
         rm -rf "$dir"

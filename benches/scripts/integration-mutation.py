@@ -7,6 +7,7 @@ markdown.
     integration-mutation.py OUT SEED
 """
 import glob
+import importlib.util
 import json
 import os
 import re
@@ -51,18 +52,22 @@ for k, (jar, r, e, cb) in enumerate(pairs):
 with open(os.path.join(root, "results.jsonl"), "w") as f:
     for row in rows:
         f.write(json.dumps(row) + "\n")
-short = lambda c: c.rsplit(".", 1)[-1]
+spec = importlib.util.spec_from_file_location(
+    "integration_seeds", os.path.join(os.path.dirname(os.path.abspath(__file__)), "integration-seeds.py"))
+seeds_module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(seeds_module)
+names = seeds_module.labels({k: (jar, r, e) for k, (jar, r, e, _) in enumerate(pairs)})
 print(f"# PIT (DEFAULTS) on the callee, seed {seed}\n")
 print("| pair | E's mutants | integration kills | unit R+E kills | only integration | only unit |")
 print("|---|---:|---:|---:|---:|---:|")
 for x in rows:
-    print(f"| {short(x['caller'])} → {short(x['callee'])} | {x['mutants']} | {x['integration']} | "
+    print(f"| {names[x['pair']]} | {x['mutants']} | {x['integration']} | "
           f"{x['unit']} | {x['only_integration']} | {x['only_unit']} |")
 skipped = [x for x in rows if not (x["integration_ran"] and x["unit_ran"])]
 rows = [x for x in rows if x["integration_ran"] and x["unit_ran"]]
 if skipped:
     print(f"\n- not compared (a side had no suite or PIT did not finish): "
-          + ", ".join(f"{short(x['caller'])} → {short(x['callee'])}" for x in skipped))
+          + ", ".join(names[x["pair"]] for x in skipped))
 tot = sum(x["mutants"] for x in rows)
 if tot:
     oi = sum(x["only_integration"] for x in rows)
