@@ -52,6 +52,7 @@ for k, (jar, r, e, cb) in enumerate(pairs):
 with open(os.path.join(root, "results.jsonl"), "w") as f:
     for row in rows:
         f.write(json.dumps(row) + "\n")
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 spec = importlib.util.spec_from_file_location(
     "integration_seeds", os.path.join(os.path.dirname(os.path.abspath(__file__)), "integration-seeds.py"))
 seeds_module = importlib.util.module_from_spec(spec)

@@ -23,6 +23,7 @@ KINDS = ["integration", "unit-caller", "unit-callee"]
 
 def stats_module():
     """ab-summary.py, for its a12 and mann_whitney_p."""
+    sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ab-summary.py")
     spec = importlib.util.spec_from_file_location("ab_summary", path)
     module = importlib.util.module_from_spec(spec)
