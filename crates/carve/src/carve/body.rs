@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_bytecode::instrument::record::{CallTarget, RecordedMethod, StaticField};
-use ferrosuite_emit::names::{Scope, lower_camel, simple_name};
+use ferrosuite_emit::names::{Scope, lower_camel, simple_name, upper_camel};
 use ferrosuite_testcase::statement::{java_type, string_literal};
 
 use super::jdk::{collection_cast, collection_expr, map_expr, text_expr, text_type};
@@ -96,8 +96,9 @@ struct Builder<'a> {
     shared: HashSet<u32>,
     /// Arrays, collections and maps being built (their elements cannot refer to them).
     building: HashSet<u32>,
-    /// Some object is an unstubbed mock standing for one the snapshot did not show whole.
-    stand_ins: bool,
+    /// Record numbers of the objects an unstubbed mock stands for (the snapshot did not show
+    /// them whole); their variables are in `vars`.
+    stand_ins: HashSet<u32>,
 }
 
 /// Whether a mock may stand for an object of `class` the record cut or could not read: not
@@ -198,7 +199,7 @@ impl Builder<'_> {
                         "{t} {var} = mock({t}.class); // not used by the call: a stand-in"
                     ));
                     self.vars.insert(*r, var.clone());
-                    self.stand_ins = true;
+                    self.stand_ins.insert(*r);
                     return Ok(var);
                 }
                 Err(match v {
@@ -451,7 +452,7 @@ pub fn carve_call(
         defs: HashMap::new(),
         shared: HashSet::new(),
         building: HashSet::new(),
-        stand_ins: false,
+        stand_ins: HashSet::new(),
     };
     index(&c.receiver, &mut b.defs, &mut b.shared);
     for a in &c.args {
@@ -739,20 +740,12 @@ pub fn carve_call(
         b.lines
             .push(format!("verifyNoMoreInteractions({});", all.join(", ")));
     }
-    let mocks = !b.mocks.is_empty() || b.stand_ins;
+    let mocks = !b.mocks.is_empty() || !b.stand_ins.is_empty();
     Ok(Body {
         name,
         lines: b.lines,
         mocks,
     })
-}
-
-/// `name` with its first letter upper-case (`tree2` → `Tree2`), for test names.
-fn upper_first(name: &str) -> String {
-    let mut c = name.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// The simple name of a primitive type's box (`Object` for a reference).
@@ -835,18 +828,15 @@ fn check_result(
             }
             // A mock the test made (a collaborator or a stand-in): the same object, whatever
             // class the mock maker gives it.
-            if let Some(var) = n.and_then(|n| b.mocks.get(&n)) {
+            let made = n.and_then(|n| {
+                b.mocks
+                    .get(&n)
+                    .or_else(|| b.stand_ins.contains(&n).then(|| b.vars.get(&n)).flatten())
+            });
+            if let Some(var) = made {
                 let var = var.clone();
                 b.lines.push(format!("assertSame({var}, result);"));
-                return format!("returns{}", upper_first(&var));
-            }
-            if let Some(var) = n
-                .and_then(|n| b.vars.get(&n))
-                .filter(|v| b.lines.iter().any(|l| l.contains(&format!(" {v} = mock("))))
-            {
-                let var = var.clone();
-                b.lines.push(format!("assertSame({var}, result);"));
-                return format!("returns{}", upper_first(&var));
+                return format!("returns{}", upper_camel(&var));
             }
             match v {
                 Value::Enum { class, name } => {

@@ -91,6 +91,12 @@ impl Types for Open {
     }
 }
 
+/// `c` carved as a call of `m` with no call targets or static fields, every class open, in the
+/// controlled environment.
+fn carve_open(c: &CallRecord, m: &RecordedMethod) -> Carved {
+    carve_call(c, m, false, &[], &[], &Open, true)
+}
+
 fn field(name: &str, value: Value) -> crate::model::FieldValue {
     crate::model::FieldValue {
         declaring: None,
@@ -122,16 +128,7 @@ fn unused_cut_objects_get_stand_ins_and_final_methods_no_mock() {
         class: class.into(),
         id: -2,
     };
-    let body = carve_call(
-        &call(cut("p.Tree"), vec![]),
-        &m,
-        false,
-        &[],
-        &[],
-        &Open,
-        true,
-    )
-    .unwrap();
+    let body = carve_open(&call(cut("p.Tree"), vec![]), &m).unwrap();
     let text = body.lines.join("\n");
     assert!(
         text.contains("p.Tree tree2 = mock(p.Tree.class); // not used by the call"),
@@ -148,19 +145,11 @@ fn unused_cut_objects_get_stand_ins_and_final_methods_no_mock() {
         descriptor: "()Lp/Tree;".into(),
         ..m.clone()
     };
-    let body = carve_call(&returns, &parent, false, &[], &[], &Open, true).unwrap();
+    let body = carve_open(&returns, &parent).unwrap();
     let text = body.lines.join("\n");
     assert!(text.ends_with("assertSame(tree2, result);"), "{text}");
     assert_eq!(body.name, "size_returnsTree2");
-    let list = carve_call(
-        &call(cut("java.util.ArrayList"), vec![]),
-        &m,
-        false,
-        &[],
-        &[],
-        &Open,
-        true,
-    );
+    let list = carve_open(&call(cut("java.util.ArrayList"), vec![]), &m);
     assert!(list.unwrap_err().contains("past the snapshot's depth"));
     // A call on the parent through a final method: no mock can answer it.
     let targets = [CallTarget {
@@ -229,7 +218,7 @@ fn cut_and_back_references_are_built_from_the_definition_met_elsewhere() {
     };
     let c = tree_size_call(receiver);
     let m = tree_size();
-    let body = carve_call(&c, &m, false, &[], &[], &Open, true).unwrap();
+    let body = carve_open(&c, &m).unwrap();
     let text = body.lines.join("\n");
     // One node, allocated once and used for both fields; one buffer for both.
     assert_eq!(

@@ -198,10 +198,8 @@ impl Types for PathTypes<'_> {
     fn final_method(&self, binary: &str, name: &str, descriptor: &str) -> bool {
         // The first declaration up the superclasses is the one a call runs (an interface's
         // methods are never final).
-        let mut at = Some(binary.replace('.', "/"));
-        let mut steps = 0;
-        while let Some(internal) = at.take() {
-            steps += 1;
+        let mut internal = binary.replace('.', "/");
+        for _ in 0..64 {
             let Ok(class) = self.cp.load(&internal) else {
                 return false;
             };
@@ -211,12 +209,9 @@ impl Types for PathTypes<'_> {
             }) {
                 return m.access_flags & access::FINAL != 0;
             }
-            if steps < 64 {
-                at = class
-                    .super_name()
-                    .ok()
-                    .flatten()
-                    .map(std::borrow::Cow::into_owned);
+            match class.super_name() {
+                Ok(Some(s)) => internal = s.into_owned(),
+                _ => return false,
             }
         }
         false
