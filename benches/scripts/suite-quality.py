@@ -2,8 +2,8 @@
 """What an emitted suite offers a reader (issue 33), read from its source: per class under test
 the tests, the assertions (assert*, assertThrows, fail), the tests with no assertion, the tests
 whose only check is an expected exception, and the tests that use the library's non-public
-classes or private members (a class of the class path without ACC_PUBLIC named in the test, or
-the PrivateAccess reflection helper).
+classes or private members (a class of the class path without ACC_PUBLIC named in the test,
+other than the class under test itself, or the PrivateAccess reflection helper).
 
 Usage: suite-quality.py CLASSPATH OUT CLASS...   (prints one JSON line per class)
 """
@@ -85,7 +85,14 @@ def resolve(token, package, imports, public):
     return None
 
 
-def measure(public, source, package):
+def is_cut(name, cut):
+    """Whether `name` is the class under test (its non-public nested classes are internals)."""
+    return name == cut
+
+
+def measure(public, source, package, cut=None):
+    """The row of one suite; `cut` (the class under test, binary name) is not counted as
+    non-public: a test of a package-private class has to name it."""
     imports = {}
     for m in re.finditer(r"^import\s+([\w.]+)\s*;", source, re.M):
         imports[m.group(1).rsplit(".", 1)[-1]] = m.group(1)
@@ -101,7 +108,7 @@ def measure(public, source, package):
         hidden = "PrivateAccess." in body
         for m in SIMPLE.finditer(body):
             name = resolve(m.group(1), package, imports, public)
-            if name and not public[name]:
+            if name and not public[name] and not is_cut(name, cut):
                 hidden = True
                 break
         if not hidden:
@@ -110,7 +117,7 @@ def measure(public, source, package):
                 for j in range(len(parts)):
                     if parts[j][:1].isupper():
                         name = ".".join(parts[:j + 1]) + "".join("$" + p for p in parts[j + 1:])
-                        if name in public and not public[name]:
+                        if name in public and not public[name] and not is_cut(name, cut):
                             hidden = True
                         break
         row["non_public"] += hidden
@@ -127,7 +134,8 @@ def main():
         path = os.path.join(out, "src", "test", "java", *cls.split(".")) + "Test.java"
         row = {"class": cls, "found": os.path.exists(path)}
         if row["found"]:
-            row.update(measure(public, open(path, encoding="utf-8").read(), cls.rsplit(".", 1)[0]))
+            source = open(path, encoding="utf-8").read()
+            row.update(measure(public, source, cls.rsplit(".", 1)[0], cls))
         print(json.dumps(row, sort_keys=True))
 
 

@@ -248,6 +248,29 @@ impl ClassFile {
         self.constant_pool.utf8(m.descriptor)
     }
 
+    /// The method this class declares with that name and descriptor (not inherited ones).
+    #[must_use]
+    pub fn declared_method(&self, name: &str, descriptor: &str) -> Option<&Member> {
+        self.methods
+            .iter()
+            .find(|m| self.is_member(m, name, descriptor))
+    }
+
+    /// The field this class declares with that name and descriptor (not inherited ones).
+    #[must_use]
+    pub fn declared_field(&self, name: &str, descriptor: &str) -> Option<&Member> {
+        self.fields
+            .iter()
+            .find(|f| self.is_member(f, name, descriptor))
+    }
+
+    /// Whether the member has that name and descriptor.
+    #[must_use]
+    pub fn is_member(&self, m: &Member, name: &str, descriptor: &str) -> bool {
+        self.member_name(m).is_ok_and(|n| n == name)
+            && self.member_descriptor(m).is_ok_and(|d| d == descriptor)
+    }
+
     /// True when the flag is set on the class.
     #[must_use]
     pub fn is(&self, flag: u16) -> bool {

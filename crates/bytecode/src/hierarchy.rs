@@ -112,10 +112,7 @@ impl<'a> Hierarchy<'a> {
     /// private or static, and a package-private method only from the same package).
     pub fn overriders(&self, class: &str, name: &str, desc: &str) -> Result<Vec<String>> {
         let decl = self.cp.load(class)?;
-        let Some(m) = decl.methods.iter().find(|m| {
-            decl.member_name(m).is_ok_and(|n| n == name)
-                && decl.member_descriptor(m).is_ok_and(|d| d == desc)
-        }) else {
+        let Some(m) = decl.declared_method(name, desc) else {
             return Err(Error::Rewrite(format!(
                 "{class} declares no method {name}{desc}"
             )));
@@ -134,12 +131,9 @@ impl<'a> Hierarchy<'a> {
                 continue;
             }
             let c = self.cp.load(&sub)?;
-            let overrides = c.methods.iter().any(|sm| {
-                c.member_name(sm).is_ok_and(|n| n == name)
-                    && c.member_descriptor(sm).is_ok_and(|d| d == desc)
-                    && !sm.is(access::STATIC)
-                    && !sm.is(access::PRIVATE)
-            });
+            let overrides = c
+                .declared_method(name, desc)
+                .is_some_and(|sm| !sm.is(access::STATIC) && !sm.is(access::PRIVATE));
             if overrides {
                 out.push(sub);
             }
@@ -197,9 +191,7 @@ fn resolve_field_in(
         Err(Error::ClassNotFound(_)) => return Ok(None),
         Err(e) => return Err(e),
     };
-    if c.fields.iter().any(|f| {
-        c.member_name(f).is_ok_and(|n| n == name) && c.member_descriptor(f).is_ok_and(|d| d == desc)
-    }) {
+    if c.declared_field(name, desc).is_some() {
         return Ok(Some(class.to_string()));
     }
     for i in c.interface_names()? {

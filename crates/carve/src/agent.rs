@@ -96,8 +96,7 @@ mod tests {
         let has = |members: &[ferrosuite_bytecode::classfile::Member], name: &str, desc: &str| {
             members.iter().any(|m| {
                 m.access_flags & ferrosuite_bytecode::classfile::access::STATIC != 0
-                    && class.member_name(m).is_ok_and(|n| n == name)
-                    && class.member_descriptor(m).is_ok_and(|d| d == desc)
+                    && class.is_member(m, name, desc)
             })
         };
         let mut wanted: Vec<(String, String)> = redirects()

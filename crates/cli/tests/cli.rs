@@ -700,7 +700,13 @@ fn shards_write_the_files_of_one_run_and_merge_into_its_report() {
             .map(|c| {
                 let mut c = c.clone();
                 let m = c.as_object_mut().unwrap();
-                for k in ["seconds", "search_seconds", "file"] {
+                for k in [
+                    "seconds",
+                    "search_seconds",
+                    "mutation_seconds",
+                    "validation_seconds",
+                    "file",
+                ] {
                     m.remove(k);
                 }
                 c

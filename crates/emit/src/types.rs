@@ -244,12 +244,7 @@ impl TypeInfo for ClassPathTypes<'_> {
             let named = |m: &&ferrosuite_bytecode::classfile::Member| {
                 file.member_name(m).ok().as_deref() == Some(name)
             };
-            let Some(bridge) = file
-                .methods
-                .iter()
-                .filter(named)
-                .find(|m| file.member_descriptor(m).ok().as_deref() == Some(descriptor))
-            else {
+            let Some(bridge) = file.declared_method(name, descriptor) else {
                 continue;
             };
             if bridge.access_flags & access::BRIDGE == 0 {
@@ -279,11 +274,8 @@ impl TypeInfo for ClassPathTypes<'_> {
 
     fn has_member(&self, class: &str, name: &str, descriptor: &str) -> bool {
         let declares = |file: &ClassFile| {
-            let matches = |m: &ferrosuite_bytecode::classfile::Member| {
-                file.member_name(m).ok().as_deref() == Some(name)
-                    && file.member_descriptor(m).ok().as_deref() == Some(descriptor)
-            };
-            file.methods.iter().any(matches) || file.fields.iter().any(matches)
+            file.declared_method(name, descriptor).is_some()
+                || file.declared_field(name, descriptor).is_some()
         };
         if name == "<init>" {
             return self.load(class).is_some_and(|f| declares(&f));
@@ -329,10 +321,7 @@ impl TypeInfo for ClassPathTypes<'_> {
             self.lineage(class)
         };
         for file in lineage {
-            let Some(m) = file.methods.iter().find(|m| {
-                file.member_name(m).ok().as_deref() == Some(name)
-                    && file.member_descriptor(m).ok().as_deref() == Some(descriptor)
-            }) else {
+            let Some(m) = file.declared_method(name, descriptor) else {
                 continue;
             };
             let owner = file.name().ok()?.into_owned();
@@ -406,10 +395,9 @@ impl TypeInfo for ClassPathTypes<'_> {
             self.lineage(class)
         };
         for f in lineage {
-            let found = f.methods.iter().chain(&f.fields).find(|m| {
-                f.member_name(m).ok().as_deref() == Some(name)
-                    && f.member_descriptor(m).ok().as_deref() == Some(descriptor)
-            });
+            let found = f
+                .declared_method(name, descriptor)
+                .or_else(|| f.declared_field(name, descriptor));
             if let Some(m) = found {
                 if m.access_flags & access::BRIDGE == 0 {
                     return marked(&m.attributes);

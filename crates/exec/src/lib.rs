@@ -13,6 +13,7 @@
 //! The Java side (probe runtime, `HostLoader`, `Host`, `Sandbox`) is the `ferrosuite-runtime`
 //! crate, which compiles it with `javac` at build time.
 
+pub mod attach;
 pub mod error;
 pub mod host;
 pub mod protocol;

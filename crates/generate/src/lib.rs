@@ -281,6 +281,13 @@ pub struct Generated {
     pub search_seconds: f64,
     /// Wall time of everything.
     pub seconds: f64,
+    /// Wall time of the mutation analysis (part of `seconds`).
+    #[serde(default)]
+    pub mutation_seconds: f64,
+    /// Wall time of the validation: compiling and running the tests under JUnit (part of
+    /// `seconds`).
+    #[serde(default)]
+    pub validation_seconds: f64,
     /// Tests after minimisation.
     pub tests_found: usize,
     /// Tests in the emitted class.
@@ -697,6 +704,8 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         tests_executed: result.usage.tests,
         search_seconds: result.elapsed.as_secs_f64(),
         seconds: 0.0,
+        mutation_seconds: 0.0,
+        validation_seconds: 0.0,
         tests_found: result.tests.len(),
         tests_emitted: 0,
         tests_unstable: 0,
@@ -910,7 +919,11 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             .time
             .map(|t| Instant::now() + t.mul_f64(MUTATION_TIME_SHARE).max(MUTATION_MIN_TIME));
         let plain = config.emit.limits;
-        match mutation::choose_assertions(hc, &mut candidates, deadline, &plain, &candidate_keys) {
+        let analysing = Instant::now();
+        let chosen =
+            mutation::choose_assertions(hc, &mut candidates, deadline, &plain, &candidate_keys);
+        out.mutation_seconds = analysing.elapsed().as_secs_f64();
+        match chosen {
             Ok(m) => out.mutation = Some(m),
             Err(e) => {
                 // Without the analysis the suite keeps what it would without it.
@@ -934,7 +947,8 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     };
     let class = if config.validate {
         let tools = Tools::new(&jdk, jar_search);
-        validate::validated(
+        let validating = Instant::now();
+        let class = validate::validated(
             config,
             &tools,
             release,
@@ -942,7 +956,9 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             &mut candidates,
             types,
             &mut out,
-        )?
+        )?;
+        out.validation_seconds = validating.elapsed().as_secs_f64();
+        class
     } else if candidates.is_empty() {
         None
     } else {

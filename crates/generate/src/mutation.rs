@@ -4,10 +4,12 @@
 //!
 //! A host whose classes under test are mutation schemata ([`HostConfig::mutation`]) runs the
 //! tests once against the original code, which says which mutation sites each test reaches,
-//! then each mutant with the tests that reach its site. A test *kills* a mutant by its outcome
-//! when the mutant run ends otherwise (an exception where there was none, another exception,
-//! a timeout), and an assertion kills it when the value it checks is not what the assertion
-//! expects: the stability check's comparison, made against a mutant's run.
+//! then each mutant with the tests that reach its site (the shortest dozen; the longer ones
+//! afterwards, for the mutants those leave alive, while time is left). A test *kills* a
+//! mutant by its outcome when the mutant run ends otherwise (an exception where there was
+//! none, another exception, a timeout), and an assertion kills it when the value it checks is
+//! not what the assertion expects: the stability check's comparison, made against a mutant's
+//! run.
 //!
 //! [`reduce`] first keeps the tests that matter: greedily, the test that adds the most of what
 //! no kept test gives yet — a mutant killed (by its outcome or any of its assertions) or a
@@ -171,37 +173,100 @@ fn analyse_observed(
             at_site.entry(s).or_default().push(i);
         }
     }
+    let mut run = Runner {
+        host,
+        tests,
+        assertions,
+        base: &base,
+        deadline,
+    };
+    // Mutants the shortest tests left alive whose site more tests reach (id, site).
+    let mut survivors: Vec<(u32, u32)> = Vec::new();
     for m in &mutants {
         let Some(all) = at_site.get(&m.site) else {
             continue;
         };
         // The shortest few: a mutant most tests kill needs no more, and a site that
         // hundreds of tests reach would otherwise take the analysis's whole time.
-        let mut reaching: Vec<usize> = all.iter().take(MAX_TESTS_PER_MUTANT).copied().collect();
-        reaching.sort_unstable();
+        let first = &all[..all.len().min(MAX_TESTS_PER_MUTANT)];
         kills.reached += 1;
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            for &i in &reaching {
+            for &i in first {
                 kills.pending[i].insert(m.id);
             }
             continue;
         }
         kills.analysed += 1;
-        let subset: Vec<Test> = reaching.iter().map(|&i| tests[i].clone()).collect();
-        let runs = host.run_mutant(&subset, true, m.id)?;
+        let killed = run.against(m.id, first, &mut kills)?;
+        if !killed && all.len() > first.len() {
+            survivors.push((m.id, m.site));
+        }
+    }
+    // Then the survivors against the longer tests, a batch at a time, while time is left:
+    // an assertion of a longer test may be the only one that sees the mutant, and without
+    // this run the choice would drop it.
+    let mut start = MAX_TESTS_PER_MUTANT;
+    while !survivors.is_empty() {
+        let mut next = Vec::new();
+        for (id, site) in survivors {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let all = &at_site[&site];
+            let batch = &all[start..all.len().min(start + MAX_TESTS_PER_MUTANT)];
+            let killed = run.against(id, batch, &mut kills)?;
+            if !killed && all.len() > start + batch.len() {
+                next.push((id, site));
+            }
+        }
+        survivors = next;
+        start += MAX_TESTS_PER_MUTANT;
+    }
+    Ok((kills, base))
+}
+
+/// What runs tests against one mutant at a time: the host, the tests with their assertions
+/// and their runs against the original code.
+struct Runner<'a> {
+    host: &'a mut Host,
+    tests: &'a [Test],
+    assertions: &'a [Vec<Assertion>],
+    base: &'a [TestResult],
+    deadline: Option<Instant>,
+}
+
+impl Runner<'_> {
+    /// Runs the tests `which` (indices into the tests) against mutant `id`, records in
+    /// `kills` what killed it and says whether anything did. Past the deadline the tests a
+    /// hanging one left unrun count as pending for a mutant nothing killed.
+    fn against(&mut self, id: u32, which: &[usize], kills: &mut Kills) -> Result<bool> {
+        let mut reaching = which.to_vec();
+        reaching.sort_unstable();
+        let subset: Vec<Test> = reaching.iter().map(|&i| self.tests[i].clone()).collect();
+        let runs = self
+            .host
+            .run_mutant_until(&subset, true, id, self.deadline)?;
+        let mut killed = false;
         for (&i, r) in reaching.iter().zip(&runs) {
-            if !same_outcome(&base[i], r) {
-                kills.by_outcome[i].insert(m.id);
+            if !same_outcome(&self.base[i], r) {
+                kills.by_outcome[i].insert(id);
+                killed = true;
                 continue;
             }
-            for (k, a) in assertions.get(i).into_iter().flatten().enumerate() {
-                if observed(&tests[i], r, a) != Some(&a.expected) {
-                    kills.by_assertion[i][k].insert(m.id);
+            for (k, a) in self.assertions.get(i).into_iter().flatten().enumerate() {
+                if observed(&self.tests[i], r, a) != Some(&a.expected) {
+                    kills.by_assertion[i][k].insert(id);
+                    killed = true;
                 }
             }
         }
+        if !killed {
+            for &i in &reaching[runs.len()..] {
+                kills.pending[i].insert(id);
+            }
+        }
+        Ok(killed)
     }
-    Ok((kills, base))
 }
 
 /// The tests to keep (see the module documentation): `sizes[i]` is test `i`'s number of

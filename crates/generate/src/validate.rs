@@ -534,6 +534,9 @@ fn run_bounded(
         }
         std::thread::sleep(Duration::from_millis(50));
     };
+    // An agent that attached (Mockito's inline mock maker) made a socket in the machine's
+    // temporary directory, which the JVM leaves there.
+    ferrosuite_exec::attach::remove_socket(child.id());
     let _ = out_reader.join();
     let _ = err_reader.join();
     let take = |b: std::sync::Arc<std::sync::Mutex<Vec<u8>>>| {

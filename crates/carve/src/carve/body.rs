@@ -58,6 +58,8 @@ pub struct Body {
     pub lines: Vec<String>,
     /// Mockito is used.
     pub mocks: bool,
+    /// The test sets static fields (which the class's `@AfterEach` puts back).
+    pub sets_statics: bool,
 }
 
 /// The binary name's source form (`a.b.Outer$Inner` → `a.b.Outer.Inner`).
@@ -745,6 +747,7 @@ pub fn carve_call(
         name,
         lines: b.lines,
         mocks,
+        sets_statics: !set_statics.is_empty(),
     })
 }
 

@@ -203,10 +203,7 @@ impl Types for PathTypes<'_> {
             let Ok(class) = self.cp.load(&internal) else {
                 return false;
             };
-            if let Some(m) = class.methods.iter().find(|m| {
-                class.member_name(m).is_ok_and(|n| n == name)
-                    && class.member_descriptor(m).is_ok_and(|d| d == descriptor)
-            }) {
+            if let Some(m) = class.declared_method(name, descriptor) {
                 return m.access_flags & access::FINAL != 0;
             }
             match class.super_name() {
@@ -228,11 +225,7 @@ fn class_source(
     note: &str,
 ) -> String {
     let mocks = tests.iter().any(|(_, b)| b.mocks);
-    let statics = tests.iter().any(|(_, b)| {
-        b.lines
-            .iter()
-            .any(|l| l.contains("CarveSupport.setStatic("))
-    });
+    let statics = tests.iter().any(|(_, b)| b.sets_statics);
     let mut s = String::new();
     if !package.is_empty() {
         let _ = write!(s, "package {package};\n\n");
@@ -525,10 +518,7 @@ fn callable(cp: &ClassPath, m: &RecordedMethod) -> std::result::Result<bool, Str
     let Ok(class) = cp.load(&m.class) else {
         return Err("a class not on the class path".into());
     };
-    let Some(member) = class.methods.iter().find(|x| {
-        class.member_name(x).is_ok_and(|n| n == m.name)
-            && class.member_descriptor(x).is_ok_and(|d| d == m.descriptor)
-    }) else {
+    let Some(member) = class.declared_method(&m.name, &m.descriptor) else {
         return Err("a method not in the class on the class path".into());
     };
     if member.access_flags & access::SYNTHETIC != 0 {

@@ -311,13 +311,27 @@ impl Host {
         observe: bool,
         mutant: u32,
     ) -> Result<Vec<TestResult>> {
+        self.run_mutant_until(tests, observe, mutant, None)
+    }
+
+    /// [`run_mutant`](Self::run_mutant) under a deadline, as [`run_until`](Self::run_until):
+    /// past it a worker lost to a hanging test is not replaced for the rest of the tests, and
+    /// the results are those of a prefix of `tests` (a mutant that makes every test hang
+    /// costs one time limit past the deadline, not one per test).
+    pub fn run_mutant_until(
+        &mut self,
+        tests: &[Test],
+        observe: bool,
+        mutant: u32,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<TestResult>> {
         if mutant != 0 && !self.mutants.iter().any(|m| m.id == mutant) {
             return Err(Error::Protocol(format!(
                 "no mutant {mutant} (the host has {} mutants)",
                 self.mutants.len()
             )));
         }
-        self.run_batch(tests, observe, None, mutant)
+        self.run_batch(tests, observe, deadline, mutant)
     }
 
     /// [`run`](Self::run), but once `deadline` has passed no further chunk of [`MIN_CHUNK`]

@@ -148,7 +148,9 @@ impl Proc {
     /// Kills the process and returns the end of its standard error.
     pub(super) fn kill(mut self) -> String {
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        if self.child.wait().is_ok() {
+            crate::attach::remove_socket(self.child.id());
+        }
         if let Some(t) = self.stderr_thread.take() {
             let _ = t.join();
         }
@@ -160,19 +162,20 @@ impl Proc {
         let deadline = Instant::now() + Duration::from_secs(1);
         let status = loop {
             match self.child.try_wait() {
-                Ok(Some(s)) => break s.to_string(),
+                Ok(Some(s)) => break Ok(s),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(5));
                 }
                 _ => {
                     let _ = self.child.kill();
-                    break self
-                        .child
-                        .wait()
-                        .map_or_else(|e| e.to_string(), |s| s.to_string());
+                    break self.child.wait();
                 }
             }
         };
+        if status.is_ok() {
+            crate::attach::remove_socket(self.child.id());
+        }
+        let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
         if let Some(t) = self.stderr_thread.take() {
             let _ = t.join();
         }

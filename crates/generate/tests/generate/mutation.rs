@@ -91,6 +91,61 @@ fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kil
     assert_eq!(chosen[0].len(), 1, "{chosen:?}");
 }
 
+/// A mutant that the shortest tests reaching its site leave alive is run against the longer
+/// ones too: the only test whose assertion sees `less`'s boundary mutant is the longest.
+#[test]
+fn a_mutant_the_shortest_tests_miss_meets_the_longer_ones() {
+    use ferrosuite_generate::mutation::MAX_TESTS_PER_MUTANT;
+    let Some(worker) = worker() else { return };
+    let mut host = Host::start(HostConfig {
+        classpath: vec![fixtures().clone()],
+        instrument: vec![OPS.into()],
+        worker: Some(worker),
+        mutation: Some(Config::default()),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    // `less(a, 50)` with a far below 50: `<` and `<=` agree.
+    let mut tests: Vec<Test> = (0..2 * MAX_TESTS_PER_MUTANT)
+        .map(|a| {
+            let a = i32::try_from(a).unwrap();
+            Test::new(vec![int(a), int(50), call("less", "(II)Z", &[0, 1])])
+        })
+        .collect();
+    // One statement longer, so that it comes last: `less(2, 2)`.
+    tests.push(Test::new(vec![
+        int(9),
+        int(2),
+        int(2),
+        call("less", "(II)Z", &[1, 2]),
+    ]));
+    let original = host.run_mutant(&tests, true, 0).unwrap();
+    let assertions: Vec<_> = tests
+        .iter()
+        .zip(&original)
+        .map(|(t, r)| candidates(t, r, &Limits::default()))
+        .collect();
+    let kills = analyse(&mut host, &tests, &assertions, None).unwrap();
+    let boundary = host
+        .mutants()
+        .iter()
+        .find(|m| m.method.starts_with("less ") && m.operator == Operator::ConditionalsBoundary)
+        .unwrap()
+        .id;
+    let last = tests.len() - 1;
+    assert!(
+        kills.by_assertion[last]
+            .iter()
+            .any(|k| k.contains(&boundary)),
+        "{:?}",
+        kills.by_assertion[last]
+    );
+    assert!(
+        (0..last).all(|i| kills.by_assertion[i].iter().all(|k| !k.contains(&boundary))),
+        "only the longest test sees it"
+    );
+}
+
 /// The pipeline with `mutation_assertions`: the class stays green and the same for a seed and
 /// statement budget, every kept assertion was chosen for a kill, and there are fewer of them
 /// than candidates.

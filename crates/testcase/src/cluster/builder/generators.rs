@@ -301,11 +301,9 @@ impl Builder<'_> {
         // JDK factories declared elsewhere (`Paths.get` for `Path`).
         for &(_, owner, fname, fdesc) in JDK_FACTORIES.iter().filter(|(t, ..)| *t == name) {
             let Some(of) = self.load(owner) else { continue };
-            let found = of.methods.iter().find(|m| {
-                m.is(access::STATIC)
-                    && of.member_name(m).is_ok_and(|n| n == fname)
-                    && of.member_descriptor(m).is_ok_and(|d| d == fdesc)
-            });
+            let found = of
+                .declared_method(fname, fdesc)
+                .filter(|m| m.is(access::STATIC));
             if let Some(m) = found {
                 if let Some(op) = self.method_op(&of, owner, owner, m, fname, fdesc, &no_subst, &[])
                 {
