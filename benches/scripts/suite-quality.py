@@ -85,14 +85,10 @@ def resolve(token, package, imports, public):
     return None
 
 
-def is_cut(name, cut):
-    """Whether `name` is the class under test (its non-public nested classes are internals)."""
-    return name == cut
-
-
 def measure(public, source, package, cut=None):
     """The row of one suite; `cut` (the class under test, binary name) is not counted as
-    non-public: a test of a package-private class has to name it."""
+    non-public: a test of a package-private class has to name it (its non-public nested
+    classes do count)."""
     imports = {}
     for m in re.finditer(r"^import\s+([\w.]+)\s*;", source, re.M):
         imports[m.group(1).rsplit(".", 1)[-1]] = m.group(1)
@@ -108,7 +104,7 @@ def measure(public, source, package, cut=None):
         hidden = "PrivateAccess." in body
         for m in SIMPLE.finditer(body):
             name = resolve(m.group(1), package, imports, public)
-            if name and not public[name] and not is_cut(name, cut):
+            if name and not public[name] and name != cut:
                 hidden = True
                 break
         if not hidden:
@@ -117,7 +113,7 @@ def measure(public, source, package, cut=None):
                 for j in range(len(parts)):
                     if parts[j][:1].isupper():
                         name = ".".join(parts[:j + 1]) + "".join("$" + p for p in parts[j + 1:])
-                        if name in public and not public[name] and not is_cut(name, cut):
+                        if name in public and not public[name] and name != cut:
                             hidden = True
                         break
         row["non_public"] += hidden

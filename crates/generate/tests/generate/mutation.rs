@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use ferrosuite_bytecode::instrument::mutation::{Config, Operator};
 use ferrosuite_emit::Limits;
-use ferrosuite_emit::assertions::candidates;
+use ferrosuite_emit::assertions::{Assertion, candidates};
 use ferrosuite_exec::{Host, HostConfig};
 use ferrosuite_generate::mutation::{analyse, choose, returned_values};
 use ferrosuite_testcase::statement::Prim;
@@ -30,17 +30,34 @@ fn int(v: i32) -> Statement {
     Statement::Primitive(Prim::Int(v))
 }
 
+/// A host whose `mutation.Ops` is a mutation schema (`None` without a worker binary).
+fn ops_host() -> Option<Host> {
+    let worker = worker()?;
+    Some(
+        Host::start(HostConfig {
+            classpath: vec![fixtures().clone()],
+            instrument: vec![OPS.into()],
+            worker: Some(worker),
+            mutation: Some(Config::default()),
+            ..HostConfig::default()
+        })
+        .unwrap(),
+    )
+}
+
+/// Each test's candidate assertions (the default limits) from its run against the original.
+fn candidate_assertions(host: &mut Host, tests: &[Test]) -> Vec<Vec<Assertion>> {
+    let original = host.run_mutant(tests, true, 0).unwrap();
+    tests
+        .iter()
+        .zip(&original)
+        .map(|(t, r)| candidates(t, r, &Limits::default()))
+        .collect()
+}
+
 #[test]
 fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kill() {
-    let Some(worker) = worker() else { return };
-    let mut host = Host::start(HostConfig {
-        classpath: vec![fixtures().clone()],
-        instrument: vec![OPS.into()],
-        worker: Some(worker),
-        mutation: Some(Config::default()),
-        ..HostConfig::default()
-    })
-    .unwrap();
+    let Some(mut host) = ops_host() else { return };
     let tests = vec![
         Test::new(vec![int(3), int(4), call("add", "(II)I", &[0, 1])]),
         Test::new(vec![int(2), int(2), call("less", "(II)Z", &[0, 1])]),
@@ -48,13 +65,7 @@ fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kil
         // Twice the same check: the choice keeps one.
         Test::new(vec![int(3), int(4), call("add", "(II)I", &[0, 1])]),
     ];
-    let original = host.run_mutant(&tests, true, 0).unwrap();
-    let limits = Limits::default();
-    let assertions: Vec<_> = tests
-        .iter()
-        .zip(&original)
-        .map(|(t, r)| candidates(t, r, &limits))
-        .collect();
+    let assertions = candidate_assertions(&mut host, &tests);
     assert!(assertions.iter().all(|a| !a.is_empty()), "{assertions:?}");
     let kills = analyse(&mut host, &tests, &assertions, None).unwrap();
     let mutants = host.mutants().to_vec();
@@ -96,15 +107,7 @@ fn assertions_kill_the_mutants_of_what_they_check_and_the_choice_keeps_every_kil
 #[test]
 fn a_mutant_the_shortest_tests_miss_meets_the_longer_ones() {
     use ferrosuite_generate::mutation::MAX_TESTS_PER_MUTANT;
-    let Some(worker) = worker() else { return };
-    let mut host = Host::start(HostConfig {
-        classpath: vec![fixtures().clone()],
-        instrument: vec![OPS.into()],
-        worker: Some(worker),
-        mutation: Some(Config::default()),
-        ..HostConfig::default()
-    })
-    .unwrap();
+    let Some(mut host) = ops_host() else { return };
     // `less(a, 50)` with a far below 50: `<` and `<=` agree.
     let mut tests: Vec<Test> = (0..2 * MAX_TESTS_PER_MUTANT)
         .map(|a| {
@@ -119,12 +122,7 @@ fn a_mutant_the_shortest_tests_miss_meets_the_longer_ones() {
         int(2),
         call("less", "(II)Z", &[1, 2]),
     ]));
-    let original = host.run_mutant(&tests, true, 0).unwrap();
-    let assertions: Vec<_> = tests
-        .iter()
-        .zip(&original)
-        .map(|(t, r)| candidates(t, r, &Limits::default()))
-        .collect();
+    let assertions = candidate_assertions(&mut host, &tests);
     let kills = analyse(&mut host, &tests, &assertions, None).unwrap();
     let boundary = host
         .mutants()
