@@ -11,7 +11,10 @@
 //!   observation of the same inspector on the same value (`size()` after every `push` is
 //!   asserted when it changes, not repeated when it does not);
 //! - values that cannot be written back as they were seen are skipped: strings cut by the
-//!   host, `toString()` results that show an identity hash (`Foo@1b6d3586`);
+//!   host, `toString()` results that show an identity hash (`Foo@1b6d3586`), and strings that
+//!   name where a class or resource was found (`jar:file:/usr/share/java/x.jar!/a/b`,
+//!   `jrt:/java.base/…`, a `file:` URL outside the virtual file system's `/work` and `/tmp`),
+//!   which change with the class path and the machine;
 //! - at most [`Limits::per_statement`] per statement and [`Limits::per_test`] per test,
 //!   taken from the last statements backwards (the last calls are the ones a test is about).
 //!
@@ -106,9 +109,28 @@ impl Default for Limits {
 /// Whether an observed value can be written back as a Java literal or check.
 pub(crate) fn writable(o: &Observed) -> bool {
     match o {
-        Observed::String { text, truncated } => !*truncated && !shows_identity(text),
+        Observed::String { text, truncated } => {
+            !*truncated && !shows_identity(text) && !shows_location(text)
+        }
         _ => true,
     }
+}
+
+/// A URL of a place on this machine: a jar or the JDK's modules (where a class or resource was
+/// found), or a file outside the virtual file system's directories (`/work`, `/tmp`), whose
+/// paths are the same on every machine.
+fn shows_location(text: &str) -> bool {
+    if text.contains("jar:file:") || text.contains("jrt:/") {
+        return true;
+    }
+    text.match_indices("file:").any(|(at, _)| {
+        let path = text[at + 5..].trim_start_matches("//");
+        let virtual_root = |root: &str| {
+            path.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', ' ', ',', ']']))
+        };
+        path.starts_with('/') && !virtual_root("/work") && !virtual_root("/tmp")
+    })
 }
 
 /// `Foo@1b6d3586`-style text: `Object.toString` with an identity hash, different per run.
@@ -482,6 +504,21 @@ mod tests {
         assert!(shows_identity("[Foo@ab12, x]"));
         assert!(!shows_identity("user@example.org"));
         assert!(!shows_identity("a@b"));
+        assert!(shows_location(
+            "jar:file:/usr/share/java/commons-io.jar!/org/apache/commons/io/"
+        ));
+        assert!(shows_location("jrt:/java.base/java/lang/Object.class"));
+        assert!(shows_location(
+            "file:/home/ann/project/target/classes/a.txt"
+        ));
+        assert!(shows_location("file:///home/ann/x"));
+        assert!(!shows_location("file:/work/notes/a.txt"));
+        assert!(!shows_location("[file:/tmp/x, file:/work]"));
+        assert!(!shows_location("profile: none"));
+        assert!(!writable(&Observed::String {
+            text: "jar:file:/x.jar!/a".into(),
+            truncated: false
+        }));
         assert!(!writable(&Observed::String {
             text: "x".into(),
             truncated: true

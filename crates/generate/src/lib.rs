@@ -11,7 +11,8 @@
 //! 3. search (`search`: whole-suite GA, MOSA, DynaMOSA, …) and minimise;
 //! 4. run the minimised tests once more with observation on: their outcomes and the values
 //!    they produce become candidate assertions and expected exceptions (`emit::assertions`);
-//! 5. stability: rerun them [`Config::stability_runs`] times, each in a fresh host (new
+//! 5. stability: rerun those that can become regression tests (not one that timed out,
+//!    crashed its worker or met the sandbox) [`Config::stability_runs`] times, each in a fresh host (new
 //!    JVMs) with the clock the code under test reads moved by one of [`CLOCK_SHIFTS_MS`] (so
 //!    that dates and times differ even within the same day: a test asserting today's day of
 //!    the month would fail tomorrow), other random seeds (another salt of the controlled
@@ -659,13 +660,33 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     } else {
         (tests, first)
     };
+    // Mutation analysis chooses from more candidates than the plain limits keep.
+    let limits = if config.mutation_assertions {
+        MUTATION_LIMITS
+    } else {
+        config.emit.limits
+    };
+    // Only tests that can become regression tests are rerun: one that timed out, crashed its
+    // worker or met the sandbox goes whatever the reruns show, and a hanging one would cost
+    // each rerun a time limit and a new worker.
+    let emittable: Vec<usize> = tests
+        .iter()
+        .zip(&first)
+        .enumerate()
+        .filter(|(_, (t, r))| EmitTest::from_result(t, r, &limits).is_some())
+        .map(|(i, _)| i)
+        .collect();
     let mut reruns: Vec<Vec<TestResult>> = Vec::new();
     for k in 0..config.stability_runs {
-        let mut order: Vec<usize> = (0..tests.len()).collect();
+        if emittable.is_empty() {
+            break;
+        }
+        let mut order: Vec<usize> = emittable.clone();
         if k % 2 == 0 {
             order.reverse();
         } else {
-            order.rotate_left(tests.len() / 2);
+            let half = order.len() / 2;
+            order.rotate_left(half);
         }
         let shuffled: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
         let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
@@ -734,12 +755,6 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let mut candidates: Vec<EmitTest> = Vec::new();
     // Per candidate, the pairs its test covered (a shortened test keeps what ran before).
     let mut candidate_keys: Vec<std::collections::BTreeSet<u64>> = Vec::new();
-    // Mutation analysis chooses from more candidates than the plain limits keep.
-    let limits = if config.mutation_assertions {
-        MUTATION_LIMITS
-    } else {
-        config.emit.limits
-    };
     for (i, (t, r)) in tests.iter().zip(&first).enumerate() {
         let Some(mut e) = EmitTest::from_result(t, r, &limits) else {
             out.tests_unstable += 1;

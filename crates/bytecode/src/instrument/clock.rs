@@ -191,6 +191,8 @@ pub fn shift_clock_bytes(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
 /// `invokestatic SystemTime.currentTimeMillis()J; invokespecial java/util/Date.<init>(J)V`.
 pub const NEW_DATE: SeededConstructor = SeededConstructor {
     class: "java/util/Date",
+    descriptor: "()V",
+    value: "J",
     owner: TIME_CLASS,
     name: "currentTimeMillis",
     factory: "newDate",

@@ -14,9 +14,11 @@
 //!                                                  invokespecial Random.<init>(J)V
 //! ```
 //!
-//! A subclass constructor calling `super()` is rewritten the same way. Constructors that
-//! open files, and `SecureRandom`'s, become [factories](files::Factory): of the [virtual file
-//! system](files) and of [deterministic randomness](random). Statements
+//! A subclass constructor calling `super()` is rewritten the same way. `new Thread(r)` takes a
+//! name the same way ([`threads`]: `new Thread(r, VirtualThreads.name())`). Constructors that
+//! open files, `SecureRandom`'s, and those of timers and thread pools become
+//! [factories](files::Factory): of the [virtual file system](files), of [deterministic
+//! randomness](random) and of [named threads](threads). Statements
 //! the execution host runs itself ask [`redirect_target`] and [`seeded_target`] for the same
 //! tables; the runtime's `Patcher`, which does the same rewrite in emitted tests, is compiled
 //! with [`patcher_table`].
@@ -27,6 +29,7 @@
 //! assert_eq!(to.owner, "org/ferrosuite/rt/SystemRandom");
 //! let seed = seeded_target("java/util/Random", "()V").unwrap();
 //! assert_eq!(seed.name, "constructorSeed");
+//! assert_eq!(seed.with_value(), "(J)V");
 //! assert!(seeded_target("java/util/Random", "(J)V").is_none());
 //! ```
 
@@ -39,21 +42,26 @@ use crate::instrument::editor::CodeEditor;
 use crate::instrument::files::{self, Factory};
 use crate::instrument::initial_frame;
 use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect, static_target};
-use crate::instrument::{clock, random, system};
+use crate::instrument::{clock, random, system, threads};
 use crate::opcodes as op;
 
-/// A no-argument constructor that takes its value from the runtime: `class.<init>()V` becomes
-/// `owner.name()J` then `class.<init>(J)V`.
+/// A constructor that reads the environment, and the one taking that value as a last
+/// parameter: `class.<init>(P)V` becomes `owner.name()V'` then `class.<init>(PV')V` (`new
+/// Random()` → `new Random(seed)`, `new Thread(r)` → `new Thread(r, name)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeededConstructor {
     /// Internal name of the class constructed.
     pub class: &'static str,
+    /// The descriptor of the constructor rewritten (`()V`).
+    pub descriptor: &'static str,
+    /// The type of the value appended (`J`, `Ljava/lang/String;`).
+    pub value: &'static str,
     /// Internal name of the runtime class giving the value.
     pub owner: &'static str,
-    /// Its static `()J` method.
+    /// Its static method without parameters returning [`value`](Self::value).
     pub name: &'static str,
-    /// Its static method returning the constructed object, for the in-place rewrite of
-    /// emitted tests (`new Random()` as one call).
+    /// Its static method with the constructor's parameters returning the constructed object,
+    /// for the in-place rewrite of emitted tests (`new Random()` as one call).
     pub factory: &'static str,
 }
 
@@ -61,24 +69,47 @@ impl SeededConstructor {
     /// The runtime method giving the value.
     #[must_use]
     pub fn stand_in(&self) -> MemberSpec {
-        MemberSpec::new(self.owner, self.name, "()J")
+        MemberSpec::new(self.owner, self.name, &format!("(){}", self.value))
+    }
+
+    /// The descriptor of the constructor taking the value last (`(J)V`).
+    #[must_use]
+    pub fn with_value(&self) -> String {
+        let params = self.descriptor.trim_end_matches(")V");
+        format!("{params}{})V", self.value)
+    }
+
+    /// The factory of emitted tests: the constructor's parameters, returning the class.
+    #[must_use]
+    pub fn factory_spec(&self) -> MemberSpec {
+        let params = self.descriptor.trim_end_matches('V');
+        MemberSpec::new(
+            self.owner,
+            self.factory,
+            &format!("{params}L{};", self.class),
+        )
     }
 }
 
 /// Every seeded constructor of the controlled environment.
-pub const SEEDED: [SeededConstructor; 3] = [
+pub const SEEDED: [SeededConstructor; 6] = [
     clock::NEW_DATE,
     random::NEW_RANDOM,
     random::NEW_SPLITTABLE_RANDOM,
+    threads::NEW_THREAD[0],
+    threads::NEW_THREAD[1],
+    threads::NEW_THREAD[2],
 ];
 
 /// Every constructor of the controlled environment replaced by a factory: the file system's
-/// ([`files::FACTORIES`]) and `SecureRandom`'s ([`random::FACTORIES`]).
+/// ([`files::FACTORIES`]), `SecureRandom`'s ([`random::FACTORIES`]) and those of timers and
+/// thread pools ([`threads::FACTORIES`]).
 #[must_use]
 pub fn factory_table() -> Vec<Factory> {
     files::FACTORIES
         .iter()
         .chain(random::FACTORIES.iter())
+        .chain(threads::FACTORIES.iter())
         .copied()
         .collect()
 }
@@ -87,22 +118,22 @@ pub fn factory_table() -> Vec<Factory> {
 /// statements that call the constructor directly, which no class rewriting reaches).
 #[must_use]
 pub fn factory_target(class: &str, descriptor: &str) -> Option<MemberSpec> {
-    files::FACTORIES
-        .iter()
-        .chain(random::FACTORIES.iter())
+    factory_table()
+        .into_iter()
         .find(|f| f.class == class && f.descriptor == descriptor)
-        .map(Factory::stand_in)
+        .map(|f| f.stand_in())
 }
 
 /// Every redirect of the controlled environment: the clock's, randomness', the file
 /// system's and console's, then the system properties', environment variables' and host
-/// name's.
+/// name's, then the threads'.
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
     let mut out = clock::redirects();
     out.extend(random::redirects());
     out.extend(files::redirects());
     out.extend(system::redirects());
+    out.extend(threads::redirects());
     out
 }
 
@@ -138,9 +169,10 @@ pub fn patcher_table() -> Vec<String> {
         random::RANDOM_CLASS
     ));
     for s in SEEDED {
+        let m = s.factory_spec();
         out.push(format!(
-            "factory {} ()V {} {} ()L{};",
-            s.class, s.owner, s.factory, s.class
+            "factory {} {} {} {} {}",
+            s.class, s.descriptor, m.owner, m.name, m.descriptor
         ));
     }
     for f in factory_table() {
@@ -171,10 +203,11 @@ pub fn instance_target(owner: &str, name: &str, descriptor: &str) -> Option<Memb
         .map(|r| r.to)
 }
 
-/// The runtime method that gives the value of a seeded constructor, if `class` with
-/// `descriptor` is one (`java/util/Random`, `()V`).
+/// The seeded constructor `class.<init>descriptor`, if it is one (`java/util/Random`, `()V`):
+/// statements calling it ask the runtime for the value and call [`with_value`](
+/// SeededConstructor::with_value).
 #[must_use]
-pub fn seeded_target(class: &str, descriptor: &str) -> Option<MemberSpec> {
+pub fn seeded_target(class: &str, descriptor: &str) -> Option<SeededConstructor> {
     seeded_target_in(&SEEDED, class, descriptor)
 }
 
@@ -184,11 +217,11 @@ pub fn seeded_target_in(
     table: &[SeededConstructor],
     class: &str,
     descriptor: &str,
-) -> Option<MemberSpec> {
-    (descriptor == "()V")
-        .then(|| table.iter().find(|s| s.class == class))
-        .flatten()
-        .map(SeededConstructor::stand_in)
+) -> Option<SeededConstructor> {
+    table
+        .iter()
+        .find(|s| s.class == class && s.descriptor == descriptor)
+        .copied()
 }
 
 /// Rewrites every read of the clock and of unseeded randomness in the class; returns the
@@ -326,17 +359,17 @@ pub fn factories(class: &mut ClassFile, name: &str, table: &[Factory]) -> Result
     Ok(changed)
 }
 
-/// Rewrites the no-argument constructor calls of `table` in `class` (named `name`); returns
-/// the number of calls rewritten.
+/// Rewrites the calls of the constructors of `table` in `class` (named `name`), `new` and a
+/// subclass's `super(…)` alike; returns the number of calls rewritten.
 pub fn seeded_constructors(
     class: &mut ClassFile,
     name: &str,
     table: &[SeededConstructor],
 ) -> Result<usize> {
     let sites = constructor_refs(&class.constant_pool, |class, descriptor| {
-        (descriptor == "()V")
-            .then(|| table.iter().position(|s| s.class == class))
-            .flatten()
+        table
+            .iter()
+            .position(|s| s.class == class && s.descriptor == descriptor)
     })?;
     if sites.is_empty() {
         return Ok(0);
@@ -345,12 +378,14 @@ pub fn seeded_constructors(
     let mut targets: Vec<(CpIndex, CpIndex, CpIndex)> = Vec::new();
     for (index, k) in sites {
         let s = table[k];
+        let m = s.stand_in();
         let value = class
             .constant_pool
-            .add_method_ref(s.owner, s.name, "()J", false)?;
-        let with_value = class
-            .constant_pool
-            .add_method_ref(s.class, "<init>", "(J)V", false)?;
+            .add_method_ref(&m.owner, &m.name, &m.descriptor, false)?;
+        let with_value =
+            class
+                .constant_pool
+                .add_method_ref(s.class, "<init>", &s.with_value(), false)?;
         targets.push((index, value, with_value));
     }
     let major = class.major_version;
@@ -424,7 +459,7 @@ mod tests {
         );
         assert_eq!(
             seeded_target("java/util/Date", "()V").map(|m| m.owner),
-            Some(clock::TIME_CLASS.to_string())
+            Some(clock::TIME_CLASS)
         );
         assert!(seeded_target("java/lang/Object", "()V").is_none());
     }

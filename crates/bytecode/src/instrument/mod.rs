@@ -32,6 +32,7 @@ pub mod record;
 pub mod redirect;
 pub mod sandbox;
 pub mod system;
+pub mod threads;
 
 use crate::constant_pool::ConstantPool;
 use crate::descriptor::{FieldType, MethodDescriptor};

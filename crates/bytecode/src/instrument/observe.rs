@@ -169,12 +169,16 @@ pub fn factory_table() -> Vec<Factory> {
 pub const SEEDED: [SeededConstructor; 2] = [
     SeededConstructor {
         class: "java/util/Date",
+        descriptor: "()V",
+        value: "J",
         owner: OBSERVED,
         name: "dateMillis",
         factory: "",
     },
     SeededConstructor {
         class: "java/util/Random",
+        descriptor: "()V",
+        value: "J",
         owner: OBSERVED,
         name: "randomSeed",
         factory: "",

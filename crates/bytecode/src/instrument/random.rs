@@ -40,6 +40,8 @@ pub const SALT_FIELD: &str = "salt";
 /// `new Random()` with this test's next seed.
 pub const NEW_RANDOM: SeededConstructor = SeededConstructor {
     class: "java/util/Random",
+    descriptor: "()V",
+    value: "J",
     owner: RANDOM_CLASS,
     name: "constructorSeed",
     factory: "newRandom",
@@ -48,6 +50,8 @@ pub const NEW_RANDOM: SeededConstructor = SeededConstructor {
 /// `new SplittableRandom()` with this test's next seed.
 pub const NEW_SPLITTABLE_RANDOM: SeededConstructor = SeededConstructor {
     class: "java/util/SplittableRandom",
+    descriptor: "()V",
+    value: "J",
     owner: RANDOM_CLASS,
     name: "seed",
     factory: "newSplittableRandom",

@@ -196,9 +196,14 @@ impl Control {
         }
     }
 
-    /// The runtime method giving the value a statement `new class()` passes to the
-    /// constructor taking it instead (`new Date()`, `new Random()`).
-    pub(super) fn seeded_target(self, class: &str, descriptor: &str) -> Option<MemberSpec> {
+    /// The seeded constructor a statement `new class(…)` stands for: the runtime gives a value
+    /// that the constructor taking it last gets instead (`new Date()`, `new Random()`,
+    /// `new Thread(r)`).
+    pub(super) fn seeded_target(
+        self,
+        class: &str,
+        descriptor: &str,
+    ) -> Option<environment::SeededConstructor> {
         match self {
             Control::None => None,
             Control::ShiftedClock => {

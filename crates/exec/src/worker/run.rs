@@ -496,29 +496,44 @@ impl Executor<'_> {
                 class,
                 descriptor,
                 args,
-            } if args.is_empty()
-                && self
-                    .fetcher
-                    .control
-                    .seeded_target(class, descriptor)
-                    .is_some() =>
+            } if self
+                .fetcher
+                .control
+                .seeded_target(class, descriptor)
+                .is_some() =>
             {
-                // `new Date()` at the clock's time, `new Random()` with this test's seed, as
-                // rewritten classes do it.
+                // `new Date()` at the clock's time, `new Random()` with this test's seed,
+                // `new Thread(r)` with this test's next name, as rewritten classes do it.
                 let Some(to) = self.fetcher.control.seeded_target(class, descriptor) else {
                     return Err(Stop::Invalid("no seeded constructor".into()));
                 };
-                let now = self
-                    .method(&to.owner, &to.name, "()J", true)
-                    .map_err(Stop::Invalid)?;
-                let (tc, tid) = (now.class, now.id);
-                let t = jni.call(tc, tid, Kind::Long, &[], true);
-                self.check()?;
                 let m = self
-                    .method(class, "<init>", "(J)V", false)
+                    .method(class, "<init>", descriptor, false)
+                    .map_err(Stop::Invalid)?;
+                let params = m.params.clone();
+                let mut a = self.args(&params, args, vals)?;
+                let spec = to.stand_in();
+                let value = self
+                    .method(&spec.owner, &spec.name, &spec.descriptor, true)
+                    .map_err(Stop::Invalid)?;
+                let (vc, vid) = (value.class, value.id);
+                let kind = if to.value == "J" {
+                    Kind::Long
+                } else {
+                    Kind::Object
+                };
+                let v = jni.call(vc, vid, kind, &[], true);
+                self.check()?;
+                a.push(v);
+                let m = self
+                    .method(class, "<init>", &to.with_value(), false)
                     .map_err(Stop::Invalid)?;
                 let (c, id) = (m.class, m.id);
-                let o = jni.new_object(c, id, &[t]);
+                let o = jni.new_object(c, id, &a);
+                if kind == Kind::Object {
+                    // SAFETY: an `Object` call returns the `l` member.
+                    jni.delete_local(unsafe { v.l });
+                }
                 self.check()?;
                 Ok(Val::Ref(o))
             }

@@ -23,6 +23,7 @@ mod hostile;
 mod mocks;
 mod mutation;
 mod subjects;
+mod threads;
 
 use std::path::PathBuf;
 

@@ -30,11 +30,25 @@ import java.util.Map;
  * </ul>
  * A class that extends {@code Random} directly gets {@link SeededRandom} as its superclass
  * (its constructors' {@code super(…)} calls follow), so that its {@code super()} draws a seed as
- * the worker's rewrite makes it do; only when the class is loaded, since a retransformation
- * may not change a superclass. A {@code super()} of a subclass of {@code Date} stays as it is.
+ * the worker's rewrite makes it do, and one that extends {@code Thread} gets
+ * {@link NamedThread}, so that its {@code super()} takes this test's next thread name; only
+ * when the class is loaded, since a retransformation may not change a superclass. A
+ * {@code super()} of a subclass of {@code Date} stays as it is.
  */
 public final class Patcher {
-    private static final String SEEDED_RANDOM = "org/ferrosuite/rt/SeededRandom";
+    /**
+     * Superclasses replaced: the JDK class, the runtime's subclass, and the constructor
+     * descriptors the runtime's has (null: all of the JDK class's).
+     */
+    private static final String[][] PARENTS = {
+        {"java/util/Random", "org/ferrosuite/rt/SeededRandom", null},
+        {"java/lang/Thread", "org/ferrosuite/rt/NamedThread",
+            "()V (Ljava/lang/Runnable;)V (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;)V"
+            + " (Ljava/lang/String;)V (Ljava/lang/ThreadGroup;Ljava/lang/String;)V"
+            + " (Ljava/lang/Runnable;Ljava/lang/String;)V"
+            + " (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;Ljava/lang/String;)V"
+            + " (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;Ljava/lang/String;J)V"},
+    };
 
     /** Static APIs: owner, name, descriptor, the stand-in's owner and name. */
     static final List<String[]> REDIRECTS = new ArrayList<String[]>();
@@ -261,10 +275,17 @@ public final class Patcher {
                 }
             }
             int superIndex = u2(out, cpEnd + 4);
-            boolean extendsRandom = hierarchy && superIndex != 0
-                && "java/util/Random".equals(className(superIndex));
+            String[] parent = null;
+            if (hierarchy && superIndex != 0) {
+                String name = className(superIndex);
+                for (String[] p : PARENTS) {
+                    if (p[0].equals(name)) {
+                        parent = p;
+                    }
+                }
+            }
             if (redirected.isEmpty() && fields.isEmpty() && instance.isEmpty()
-                    && factories.isEmpty() && !extendsRandom) {
+                    && factories.isEmpty() && parent == null) {
                 return null;
             }
             // Method handles of redirected APIs: REF_invokeVirtual (5), REF_invokeSpecial (7)
@@ -306,8 +327,8 @@ public final class Patcher {
                     p += 6 + length;
                 }
             }
-            if (extendsRandom) {
-                reparent(constructors);
+            if (parent != null) {
+                reparent(constructors, parent);
             }
             if (changed == 0) {
                 return null;
@@ -322,35 +343,42 @@ public final class Patcher {
         }
 
         /**
-         * Gives a direct subclass of {@code Random} {@link SeededRandom} as its superclass: the
-         * super_class entry, and every {@code invokespecial Random.<init>} of its constructors.
-         * Left alone when a constructor also makes a {@code new Random} (whose own
-         * {@code <init>} call could not be told from the superclass's).
+         * Gives a direct subclass of {@code parent[0]} ({@code Random}, {@code Thread}) the
+         * runtime's {@code parent[1]} as its superclass: the super_class entry, and every
+         * {@code invokespecial parent[0].<init>} of its constructors. Left alone when a
+         * constructor also makes a {@code new parent[0]} (whose own {@code <init>} call could not
+         * be told from the superclass's) or calls a constructor the runtime's class lacks.
          */
-        private void reparent(List<int[]> constructors) throws IOException {
+        private void reparent(List<int[]> constructors, String[] parent) throws IOException {
+            String from = parent[0];
             List<Integer> sites = new ArrayList<Integer>();
             for (int[] c : constructors) {
                 int pc = 0;
                 while (pc < c[1]) {
                     int at = c[0] + pc;
                     int op = out[at] & 0xff;
-                    if (op == 0xbb && "java/util/Random".equals(className(u2(out, at + 1)))) {
+                    if (op == 0xbb && from.equals(className(u2(out, at + 1)))) {
                         return;
                     }
                     if (op == 0xb7) {
                         String[] m = member(u2(out, at + 1));
-                        if (m != null && m[0].equals("java/util/Random") && m[1].equals("<init>")) {
+                        if (m != null && m[0].equals(from) && m[1].equals("<init>")) {
+                            if (parent[2] != null
+                                    && !(" " + parent[2] + " ").contains(" " + m[2] + " ")) {
+                                return;
+                            }
                             sites.add(at);
                         }
                     }
                     pc += length(pc, at, op);
                 }
             }
+            String to = parent[1];
             for (int at : sites) {
                 String[] m = member(u2(out, at + 1));
-                put2(out, at + 1, addMethodref(SEEDED_RANDOM, "<init>", m[2]));
+                put2(out, at + 1, addMethodref(to, "<init>", m[2]));
             }
-            put2(out, cpEnd + 4, add("C" + SEEDED_RANDOM, entry(7, addUtf8(SEEDED_RANDOM), -1)));
+            put2(out, cpEnd + 4, add("C" + to, entry(7, addUtf8(to), -1)));
             changed++;
         }
 

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * test never changes the JVM's own properties; other properties are the JVM's. Environment
  * variables are a small fixed set ({@code HOME}, {@code USER}, {@code PATH}, {@code LANG},
  * {@code PWD}, {@code TMPDIR}, {@code SHELL}); any other is unset. The local host is
- * {@code localhost/127.0.0.1}.
+ * {@code localhost/127.0.0.1}. Thread names and ids are {@link VirtualThreads}'.
  */
 public final class VirtualSystem {
     private static final String[][] PROPERTIES = {
@@ -55,11 +55,15 @@ public final class VirtualSystem {
     private VirtualSystem() {
     }
 
-    /** Starts a test: no property set or cleared, nothing read. */
+    /**
+     * Starts a test: no property set or cleared, nothing read, thread names and ids numbered
+     * from the start ({@link VirtualThreads#begin()}).
+     */
     public static synchronized void begin() {
         SET.clear();
         CLEARED.clear();
         reads = 0;
+        VirtualThreads.begin();
     }
 
     private static void check(String key) {
