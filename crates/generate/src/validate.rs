@@ -488,6 +488,7 @@ fn run_bounded(
 ) -> std::io::Result<Output> {
     /// What a run gets after it has reported, to exit by itself.
     const GRACE: Duration = Duration::from_secs(5);
+    let started = std::time::SystemTime::now();
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -536,7 +537,7 @@ fn run_bounded(
     };
     // An agent that attached (Mockito's inline mock maker) made a socket in the machine's
     // temporary directory, which the JVM leaves there.
-    ferrosuite_exec::attach::remove_socket(child.id());
+    ferrosuite_exec::attach::remove_socket(child.id(), started);
     let _ = out_reader.join();
     let _ = err_reader.join();
     let take = |b: std::sync::Arc<std::sync::Mutex<Vec<u8>>>| {

@@ -18,6 +18,8 @@ use crate::wire::NameTable;
 /// A running worker process.
 pub(super) struct Proc {
     pub(super) child: Child,
+    /// When it was started: its attach socket is no older.
+    started: std::time::SystemTime,
     stdin: BufWriter<ChildStdin>,
     /// Bytes the pipe to the worker holds (0 when unknown).
     pub(super) pipe_capacity: usize,
@@ -39,6 +41,7 @@ const PIPE_SIZE: usize = 1 << 20;
 
 impl Proc {
     fn spawn(program: &WorkerProgram, workdir: &Path) -> Result<Proc> {
+        let started = std::time::SystemTime::now();
         let mut child = Command::new(&program.program)
             .args(&program.args)
             .current_dir(workdir)
@@ -111,6 +114,7 @@ impl Proc {
         });
         Ok(Proc {
             child,
+            started,
             stdin,
             pipe_capacity,
             rx,
@@ -149,7 +153,7 @@ impl Proc {
     pub(super) fn kill(mut self) -> String {
         let _ = self.child.kill();
         if self.child.wait().is_ok() {
-            crate::attach::remove_socket(self.child.id());
+            crate::attach::remove_socket(self.child.id(), self.started);
         }
         if let Some(t) = self.stderr_thread.take() {
             let _ = t.join();
@@ -173,7 +177,7 @@ impl Proc {
             }
         };
         if status.is_ok() {
-            crate::attach::remove_socket(self.child.id());
+            crate::attach::remove_socket(self.child.id(), self.started);
         }
         let status = status.map_or_else(|e| e.to_string(), |s| s.to_string());
         if let Some(t) = self.stderr_thread.take() {
