@@ -85,7 +85,7 @@ for seed in "${seeds[@]}"; do
         (cd "$out/cwd" && java -Xshare:off -Duser.timezone=Pacific/Chatham -Duser.language=tr \
             -Duser.country=TR -Dfile.encoding=ISO-8859-1 \
             -jar "$J/junit-platform-console-standalone.jar" --disable-banner --details=none \
-            --disable-ansi-colors -cp "$rr/classes:$cp:$mock_cp:$runtime" --scan-classpath "$rr/classes") \
+            --disable-ansi-colors --reports-dir "$rr/report" -cp "$rr/classes:$cp:$mock_cp:$runtime" --scan-classpath "$rr/classes") \
             > "$dir/rerun.tmp" 2>&1 || true
         mv "$dir/rerun.tmp" "$dir/rerun.txt"
     done
