@@ -666,16 +666,15 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     } else {
         config.emit.limits
     };
-    // Only tests that can become regression tests are rerun: one that timed out, crashed its
-    // worker or met the sandbox goes whatever the reruns show, and a hanging one would cost
-    // each rerun a time limit and a new worker.
-    let emittable: Vec<usize> = tests
+    // The regression test each run can become (`None`: it timed out, crashed its worker or
+    // met the sandbox). Only those are rerun: the others go whatever the reruns show, and a
+    // hanging one would cost each rerun a time limit and a new worker.
+    let built: Vec<Option<EmitTest>> = tests
         .iter()
         .zip(&first)
-        .enumerate()
-        .filter(|(_, (t, r))| EmitTest::from_result(t, r, &limits).is_some())
-        .map(|(i, _)| i)
+        .map(|(t, r)| EmitTest::from_result(t, r, &limits))
         .collect();
+    let emittable: Vec<usize> = (0..built.len()).filter(|&i| built[i].is_some()).collect();
     let mut reruns: Vec<Vec<TestResult>> = Vec::new();
     for k in 0..config.stability_runs {
         if emittable.is_empty() {
@@ -755,8 +754,8 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     let mut candidates: Vec<EmitTest> = Vec::new();
     // Per candidate, the pairs its test covered (a shortened test keeps what ran before).
     let mut candidate_keys: Vec<std::collections::BTreeSet<u64>> = Vec::new();
-    for (i, (t, r)) in tests.iter().zip(&first).enumerate() {
-        let Some(mut e) = EmitTest::from_result(t, r, &limits) else {
+    for (i, (r, e)) in first.iter().zip(built).enumerate() {
+        let Some(mut e) = e else {
             out.tests_unstable += 1;
             continue;
         };

@@ -516,12 +516,7 @@ impl Executor<'_> {
                 let value = self
                     .method(&spec.owner, &spec.name, &spec.descriptor, true)
                     .map_err(Stop::Invalid)?;
-                let (vc, vid) = (value.class, value.id);
-                let kind = if to.value == "J" {
-                    Kind::Long
-                } else {
-                    Kind::Object
-                };
+                let (vc, vid, kind) = (value.class, value.id, value.ret);
                 let v = jni.call(vc, vid, kind, &[], true);
                 self.check()?;
                 a.push(v);

@@ -36,19 +36,54 @@ import java.util.Map;
  * {@code super()} of a subclass of {@code Date} stays as it is.
  */
 public final class Patcher {
-    /**
-     * Superclasses replaced: the JDK class, the runtime's subclass, and the constructor
-     * descriptors the runtime's has (null: all of the JDK class's).
-     */
-    private static final String[][] PARENTS = {
-        {"java/util/Random", "org/ferrosuite/rt/SeededRandom", null},
-        {"java/lang/Thread", "org/ferrosuite/rt/NamedThread",
-            "()V (Ljava/lang/Runnable;)V (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;)V"
-            + " (Ljava/lang/String;)V (Ljava/lang/ThreadGroup;Ljava/lang/String;)V"
-            + " (Ljava/lang/Runnable;Ljava/lang/String;)V"
-            + " (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;Ljava/lang/String;)V"
-            + " (Ljava/lang/ThreadGroup;Ljava/lang/Runnable;Ljava/lang/String;J)V"},
+    /** Superclasses replaced: the JDK class and the runtime's subclass standing in for it. */
+    private static final Class<?>[][] PARENTS = {
+        {java.util.Random.class, SeededRandom.class},
+        {Thread.class, NamedThread.class},
     };
+
+    /**
+     * Per entry of {@link #PARENTS}: the JDK class's internal name, the runtime subclass's, and
+     * the descriptors of the subclass's constructors (a class calling another constructor of
+     * the JDK class keeps its superclass).
+     */
+    private static final List<String[]> PARENT_NAMES = new ArrayList<String[]>();
+
+    static {
+        for (Class<?>[] p : PARENTS) {
+            StringBuilder ctors = new StringBuilder(" ");
+            for (java.lang.reflect.Constructor<?> c : p[1].getConstructors()) {
+                ctors.append('(');
+                for (Class<?> t : c.getParameterTypes()) {
+                    ctors.append(descriptor(t));
+                }
+                ctors.append(")V ");
+            }
+            PARENT_NAMES.add(new String[] {
+                p[0].getName().replace('.', '/'), p[1].getName().replace('.', '/'),
+                ctors.toString()});
+        }
+    }
+
+    /** The descriptor of a type ({@code J}, {@code Ljava/lang/String;}, {@code [I}). */
+    private static String descriptor(Class<?> t) {
+        if (t.isArray()) {
+            return t.getName().replace('.', '/');
+        }
+        if (!t.isPrimitive()) {
+            return "L" + t.getName().replace('.', '/') + ";";
+        }
+        String[][] primitives = {
+            {"boolean", "Z"}, {"byte", "B"}, {"char", "C"}, {"short", "S"}, {"int", "I"},
+            {"long", "J"}, {"float", "F"}, {"double", "D"}, {"void", "V"},
+        };
+        for (String[] p : primitives) {
+            if (p[0].equals(t.getName())) {
+                return p[1];
+            }
+        }
+        throw new IllegalArgumentException(t.getName());
+    }
 
     /** Static APIs: owner, name, descriptor, the stand-in's owner and name. */
     static final List<String[]> REDIRECTS = new ArrayList<String[]>();
@@ -278,7 +313,7 @@ public final class Patcher {
             String[] parent = null;
             if (hierarchy && superIndex != 0) {
                 String name = className(superIndex);
-                for (String[] p : PARENTS) {
+                for (String[] p : PARENT_NAMES) {
                     if (p[0].equals(name)) {
                         parent = p;
                     }
@@ -363,8 +398,7 @@ public final class Patcher {
                     if (op == 0xb7) {
                         String[] m = member(u2(out, at + 1));
                         if (m != null && m[0].equals(from) && m[1].equals("<init>")) {
-                            if (parent[2] != null
-                                    && !(" " + parent[2] + " ").contains(" " + m[2] + " ")) {
+                            if (!parent[2].contains(" " + m[2] + " ")) {
                                 return;
                             }
                             sites.add(at);
