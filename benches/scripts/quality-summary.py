@@ -80,20 +80,77 @@ def fmt(v):
     return "–" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
 
 
+def no_suite(d, cls):
+    """True when the run wrote no test class for cls (its coverage and PIT rows say so)."""
+    c = rows(os.path.join(d, "coverage.jsonl")).get(cls)
+    return c is not None and not c.get("compiled")
+
+
+def pit_counts(d):
+    """(class, group) -> (killed, mutants) of a run's PIT rows."""
+    out = {}
+    for key, r in rows(os.path.join(d, "mutation.jsonl"),
+                       key=lambda r: (r["class"], r["mutators"])).items():
+        out[key] = (r["killed"], r["mutants"])
+    return out
+
+
 def main():
     out, modes, seeds = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
-    data = {mode: [metrics(os.path.join(out, f"{mode}-{s}")) for s in seeds] for mode in modes}
-    classes = sorted({c for mode in modes for run in data[mode] for c in run})
+    # Only the runs evaluated so far (a PIT report written).
+    runs = {mode: [s for s in seeds if os.path.exists(os.path.join(out, f"{mode}-{s}", "quality.jsonl"))]
+            for mode in modes}
+    data = {mode: {s: metrics(os.path.join(out, f"{mode}-{s}")) for s in runs[mode]} for mode in modes}
+    classes = sorted({c for mode in modes for run in data[mode].values() for c in run})
+    # A class that got no suite in a run kills nothing and covers nothing there: its mutant
+    # and branch counts come from the runs that did test it (PIT's mutants and JaCoCo's
+    # branches depend on the class, not on the tests).
+    mutants, branches = {}, {}
+    for mode in modes:
+        for s in runs[mode]:
+            d = os.path.join(out, f"{mode}-{s}")
+            for (cls, group), (_, total) in pit_counts(d).items():
+                if total:
+                    mutants[(cls, group)] = total
+            for cls, c in rows(os.path.join(d, "coverage.jsonl")).items():
+                if c.get("branches"):
+                    branches[cls] = c["branches"]
+    missing = []
+    for mode in modes:
+        for s in runs[mode]:
+            d = os.path.join(out, f"{mode}-{s}")
+            for cls in classes:
+                if no_suite(d, cls):
+                    missing.append(f"{cls.rsplit('.', 1)[-1]} ({mode} seed {s})")
+                    r = data[mode][s].setdefault(cls, {})
+                    for group in ("DEFAULTS", "OLD_DEFAULTS"):
+                        if (cls, group) in mutants:
+                            r[group] = 0.0
+                    if cls in branches:
+                        r["branches"] = 0.0
+                    r["tests"] = 0
+                    r["assertions"] = 0
     med = {}
     for mode in modes:
         for cls in classes:
             for key, _ in COLUMNS:
-                vals = [run[cls][key] for run in data[mode] if cls in run and key in run[cls]]
+                vals = [run[cls][key] for run in data[mode].values() if cls in run and key in run[cls]]
                 if vals:
                     v = statistics.median(vals)
                     med[(mode, cls, key)] = float(v) if key not in ("tests", "assertions") else v
-    print(f"Suite quality, seeds {' '.join(seeds)}: medians over the seeds per class; the last rows")
-    print("are the means of the medians over the classes.\n")
+    print(f"Suite quality: medians over the seeds per class, then the means of the medians over")
+    print("the classes; seeds evaluated: " + "; ".join(f"{m} {' '.join(runs[m]) or 'none'}" for m in modes) + ".")
+    if missing:
+        print("No suite (counted as 0 % killed and covered): " + ", ".join(missing) + ".")
+    # A suite PIT did not measure (its run failed) is not a suite that killed nothing.
+    failed = [f"{cls.rsplit('.', 1)[-1]} {group} ({mode} seed {s})"
+              for mode in modes for s in runs[mode]
+              for (cls, group), r in rows(os.path.join(out, f"{mode}-{s}", "mutation.jsonl"),
+                                          key=lambda r: (r["class"], r["mutators"])).items()
+              if r.get("compiled") and not r.get("mutants")]
+    if failed:
+        print("PIT reported nothing (left out of that run's figures): " + ", ".join(failed) + ".")
+    print()
     print("| class | mode | " + " | ".join(h for _, h in COLUMNS) + " |")
     print("|---|---|" + "---|" * len(COLUMNS))
     for cls in classes:
@@ -106,6 +163,29 @@ def main():
             vals = [med[(mode, c, key)] for c in classes if (mode, c, key) in med]
             cells.append(fmt(statistics.mean(vals) * 1.0) if vals else "–")
         print(f"| **mean** | {mode} | " + " | ".join(cells) + " |")
+    # Per seed: the pooled PIT score (killed over all mutants of the classes) and the means
+    # over the classes, so that the spread between seeds shows.
+    print("\nPer seed: pooled PIT score (all mutants of all classes; no suite = none killed),")
+    print("mean of the class scores, mean JaCoCo branch coverage, tests, assertions:\n")
+    print("| mode | seed | pooled DEFAULTS | pooled OLD_DEFAULTS | mean DEFAULTS % | mean OLD_DEFAULTS % | mean branches % | tests | assertions |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for mode in modes:
+        for s in runs[mode]:
+            d = os.path.join(out, f"{mode}-{s}")
+            counts = pit_counts(d)
+            cells = []
+            for group in ("DEFAULTS", "OLD_DEFAULTS"):
+                measured = [c for c in classes if counts.get((c, group), (0, 0))[1] or no_suite(d, c)]
+                k = sum(counts.get((c, group), (0, 0))[0] for c in measured)
+                t = sum(mutants.get((c, group), 0) for c in measured)
+                cells.append(f"{k}/{t} ({k / t:.3f})" if t else "–")
+            run = data[mode][s]
+            for key in ("DEFAULTS", "OLD_DEFAULTS", "branches"):
+                vals = [run[c][key] for c in classes if c in run and key in run[c]]
+                cells.append(fmt(statistics.mean(vals)) if vals else "–")
+            for key in ("tests", "assertions"):
+                cells.append(str(sum(run[c].get(key, 0) for c in classes if c in run)))
+            print(f"| {mode} | {s} | " + " | ".join(cells) + " |")
     print("\nReruns of every suite under Pacific/Chatham, tr-TR, ISO-8859-1 and -Xshare:off:\n")
     for mode in modes:
         for s in seeds:

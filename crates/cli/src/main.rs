@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 success; 1 error (bad input, I/O); 2 usage error; 3 completed, but some classes
 //! could not be processed (listed in the output and the report; for `generate`: a class got
-//! no test class — an error, nothing testable, or no test survived validation).
+//! no test class — an error, nothing testable, or no test survived validation); 130
+//! interrupted ([`scratch`]: the run directory removed, what was written stays).
 
 /// `println!` that returns an error instead of panicking when stdout is closed (e.g. piped into
 /// `head`).
@@ -21,6 +22,7 @@ mod integration;
 mod project;
 mod record;
 mod run;
+mod scratch;
 
 /// The allocator of the master and of the workers (the binary is its own worker): see the
 /// workspace's `Cargo.toml`.
@@ -216,7 +218,22 @@ fn main() -> ExitCode {
         return ferrosuite_exec::worker::worker_main();
     }
     let cli = Cli::parse();
-    match run(cli) {
+    // Commands that make scratch files work in one run directory, removed however they end
+    // (`record` runs the user's program, which keeps the user's temporary directory).
+    let scratch = matches!(
+        cli.command,
+        Command::Run { .. } | Command::Generate(_) | Command::Integration(_) | Command::Carve(_)
+    );
+    let run_dir = match scratch.then(scratch::RunDir::enter).transpose() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = run(cli);
+    drop(run_dir);
+    match code {
         Ok(code) => code,
         // The reader of our output went away (`| head`): stop quietly.
         Err(e)

@@ -6,8 +6,9 @@
 //! Every call of a JDK clock API in a rewritten class goes to the runtime class
 //! `org.ferrosuite.rt.SystemTime` ([`TIME_CLASS`]) instead, whose static field `shiftMillis`
 //! the execution host sets once per worker. The static APIs are redirected by constant
-//! ([`redirect`](super::redirect), [`RedirectKind::Reference`]: no code moves), each to a method
-//! of the same descriptor:
+//! ([`redirect`](super::redirect),
+//! [`RedirectKind::Reference`](super::redirect::RedirectKind::Reference): no code moves), each
+//! to a method of the same descriptor:
 //!
 //! | API | becomes |
 //! |---|---|
@@ -49,7 +50,7 @@ use crate::classfile::ClassFile;
 use crate::error::{Error, Result};
 use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::environment::{SeededConstructor, seeded_constructors};
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect, static_target};
+use crate::instrument::redirect::{MemberSpec, Redirect, redirect, static_target};
 
 /// Internal name of the runtime class with the shifted clock.
 pub const TIME_CLASS: &str = "org/ferrosuite/rt/SystemTime";
@@ -74,11 +75,7 @@ const NOW_TYPES: [(&str, &str); 9] = [
 /// The static clock APIs and their stand-ins in [`TIME_CLASS`] (same descriptors).
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
-    let to_time = |from: MemberSpec, name: &str| Redirect {
-        to: MemberSpec::new(TIME_CLASS, name, &from.descriptor),
-        from,
-        kind: RedirectKind::Reference,
-    };
+    let to_time = |from: MemberSpec, name: &str| Redirect::to_static(from, TIME_CLASS, name);
     let mut out = vec![
         to_time(
             MemberSpec::new("java/lang/System", "currentTimeMillis", "()J"),

@@ -28,7 +28,7 @@
 //! assert_eq!(f.stand_in().descriptor, "(Ljava/lang/String;)Ljava/io/FileInputStream;");
 //! ```
 
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind};
+use crate::instrument::redirect::{MemberSpec, Redirect};
 
 /// Internal name of the runtime class with the `java.io` stand-ins and factories.
 pub const FILES_CLASS: &str = "org/ferrosuite/rt/VirtualFiles";
@@ -425,15 +425,11 @@ const PATH_METHODS: [(&str, &str); 3] = [
 /// Every redirect of the virtual file system and console.
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
-    let instance = |owner: &str, to: &str, name: &str, descriptor: &str| Redirect {
-        from: MemberSpec::new(owner, name, descriptor),
-        to: MemberSpec::new(to, name, &format!("(L{owner};{}", &descriptor[1..])),
-        kind: RedirectKind::InstanceToStatic,
+    let instance = |owner: &str, to: &str, name: &str, descriptor: &str| {
+        Redirect::instance_to_static(MemberSpec::new(owner, name, descriptor), to, name)
     };
-    let stat = |owner: &str, to: &str, name: &str, descriptor: &str| Redirect {
-        from: MemberSpec::new(owner, name, descriptor),
-        to: MemberSpec::new(to, name, descriptor),
-        kind: RedirectKind::Reference,
+    let stat = |owner: &str, to: &str, name: &str, descriptor: &str| {
+        Redirect::to_static(MemberSpec::new(owner, name, descriptor), to, name)
     };
     let mut out: Vec<Redirect> = FILE_METHODS
         .iter()

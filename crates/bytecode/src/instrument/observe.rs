@@ -37,13 +37,12 @@ use crate::classfile::ClassFile;
 use crate::error::Result;
 use crate::instrument::environment::{SeededConstructor, factories, seeded_constructors};
 use crate::instrument::files::{self, Factory};
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect};
+use crate::instrument::redirect::{MemberSpec, Redirect, redirect};
 
 /// Internal name of the runtime class with the stand-ins.
 pub const OBSERVED: &str = "org/ferrosuite/rt/rec/Observed";
 
 const P: &str = "Ljava/nio/file/Path;";
-const F: &str = "Ljava/io/File;";
 
 /// `java.io.File`'s methods watched: name and descriptor.
 const FILE_METHODS: [(&str, &str); 7] = [
@@ -114,10 +113,8 @@ const NOWS: [(&str, &str); 6] = [
 /// Every redirect of the watched environment.
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
-    let stat = |owner: &str, name: &str, descriptor: &str, to: &str| Redirect {
-        from: MemberSpec::new(owner, name, descriptor),
-        to: MemberSpec::new(OBSERVED, to, descriptor),
-        kind: RedirectKind::Reference,
+    let stat = |owner: &str, name: &str, descriptor: &str, to: &str| {
+        Redirect::to_static(MemberSpec::new(owner, name, descriptor), OBSERVED, to)
     };
     let mut out = vec![
         stat(
@@ -139,11 +136,11 @@ pub fn redirects() -> Vec<Redirect> {
         out.push(stat(class, "now", &format!("()L{class};"), to));
     }
     for (name, d) in FILE_METHODS {
-        out.push(Redirect {
-            from: MemberSpec::new("java/io/File", name, d),
-            to: MemberSpec::new(OBSERVED, name, &format!("({F}{}", &d[1..])),
-            kind: RedirectKind::InstanceToStatic,
-        });
+        out.push(Redirect::instance_to_static(
+            MemberSpec::new("java/io/File", name, d),
+            OBSERVED,
+            name,
+        ));
     }
     for (name, d) in files_statics() {
         out.push(stat("java/nio/file/Files", name, &d, name));

@@ -28,7 +28,7 @@
 
 use crate::instrument::environment::SeededConstructor;
 use crate::instrument::files::Factory;
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind};
+use crate::instrument::redirect::{MemberSpec, Redirect};
 
 /// Internal name of the runtime class with the deterministic randomness.
 pub const RANDOM_CLASS: &str = "org/ferrosuite/rt/SystemRandom";
@@ -78,10 +78,12 @@ pub const FACTORIES: [Factory; 2] = [
 /// The static randomness APIs and their stand-ins in [`RANDOM_CLASS`] (same descriptors).
 #[must_use]
 pub fn redirects() -> Vec<Redirect> {
-    let to = |owner: &str, name: &str, descriptor: &str, stand_in: &str| Redirect {
-        from: MemberSpec::new(owner, name, descriptor),
-        to: MemberSpec::new(RANDOM_CLASS, stand_in, descriptor),
-        kind: RedirectKind::Reference,
+    let to = |owner: &str, name: &str, descriptor: &str, stand_in: &str| {
+        Redirect::to_static(
+            MemberSpec::new(owner, name, descriptor),
+            RANDOM_CLASS,
+            stand_in,
+        )
     };
     let mut out = vec![
         to("java/lang/Math", "random", "()D", "random"),
@@ -115,19 +117,13 @@ pub fn redirects() -> Vec<Redirect> {
     ] {
         out.push(to(SECURE_RANDOM, name, &descriptor, name));
     }
-    out.extend(
-        THREAD_LOCAL_DRAWS
-            .iter()
-            .map(|(name, descriptor)| Redirect {
-                from: MemberSpec::new(THREAD_LOCAL_RANDOM, name, descriptor),
-                to: MemberSpec::new(
-                    RANDOM_CLASS,
-                    name,
-                    &format!("(L{THREAD_LOCAL_RANDOM};{}", &descriptor[1..]),
-                ),
-                kind: RedirectKind::InstanceToStatic,
-            }),
-    );
+    out.extend(THREAD_LOCAL_DRAWS.iter().map(|(name, descriptor)| {
+        Redirect::instance_to_static(
+            MemberSpec::new(THREAD_LOCAL_RANDOM, name, descriptor),
+            RANDOM_CLASS,
+            name,
+        )
+    }));
     out
 }
 

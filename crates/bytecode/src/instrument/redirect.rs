@@ -29,6 +29,10 @@
 //!     kind: RedirectKind::InstanceToStatic,
 //! };
 //! assert!(exit.check().is_ok() && halt.check().is_ok());
+//! // The same two, with the target's descriptor derived from the source's:
+//! let sandbox = "org/ferrosuite/rt/Sandbox";
+//! assert_eq!(Redirect::to_static(exit.from.clone(), sandbox, "exit"), exit);
+//! assert_eq!(Redirect::instance_to_static(halt.from.clone(), sandbox, "halt"), halt);
 //! ```
 
 use std::collections::HashMap;
@@ -86,6 +90,32 @@ pub struct Redirect {
 }
 
 impl Redirect {
+    /// `from` (a static method or field) referenced as `owner.name` with the same descriptor
+    /// ([`RedirectKind::Reference`]).
+    #[must_use]
+    pub fn to_static(from: MemberSpec, owner: &str, name: &str) -> Redirect {
+        Redirect {
+            to: MemberSpec::new(owner, name, &from.descriptor),
+            from,
+            kind: RedirectKind::Reference,
+        }
+    }
+
+    /// The instance method `from` called as the static `owner.name` taking the receiver (of
+    /// `from`'s owner type) first ([`RedirectKind::InstanceToStatic`]).
+    #[must_use]
+    pub fn instance_to_static(from: MemberSpec, owner: &str, name: &str) -> Redirect {
+        let rest = from
+            .descriptor
+            .strip_prefix('(')
+            .unwrap_or(&from.descriptor);
+        Redirect {
+            to: MemberSpec::new(owner, name, &format!("(L{};{rest}", from.owner)),
+            from,
+            kind: RedirectKind::InstanceToStatic,
+        }
+    }
+
     /// Checks that the target's descriptor fits the source's.
     pub fn check(&self) -> Result<()> {
         let bad = |why: &str| {

@@ -16,7 +16,7 @@
 //! assert!(redirects().iter().all(|r| r.to.owner == SYSTEM_CLASS));
 //! ```
 
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind};
+use crate::instrument::redirect::{MemberSpec, Redirect};
 
 /// Internal name of the runtime class with the deterministic properties and variables.
 pub const SYSTEM_CLASS: &str = "org/ferrosuite/rt/VirtualSystem";
@@ -43,10 +43,12 @@ pub fn redirects() -> Vec<Redirect> {
         ),
     ]
     .into_iter()
-    .map(|(owner, name, descriptor)| Redirect {
-        from: MemberSpec::new(owner, name, &descriptor),
-        to: MemberSpec::new(SYSTEM_CLASS, name, &descriptor),
-        kind: RedirectKind::Reference,
+    .map(|(owner, name, descriptor)| {
+        Redirect::to_static(
+            MemberSpec::new(owner, name, &descriptor),
+            SYSTEM_CLASS,
+            name,
+        )
     })
     .collect()
 }

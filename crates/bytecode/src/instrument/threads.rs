@@ -26,7 +26,7 @@
 
 use crate::instrument::environment::SeededConstructor;
 use crate::instrument::files::Factory;
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind};
+use crate::instrument::redirect::{MemberSpec, Redirect};
 
 /// Internal name of the runtime class with the per-test names and ids.
 pub const THREADS_CLASS: &str = "org/ferrosuite/rt/VirtualThreads";
@@ -104,18 +104,20 @@ pub fn redirects() -> Vec<Redirect> {
         ),
     ]
     .into_iter()
-    .map(|(name, descriptor)| Redirect {
-        from: MemberSpec::new(executors, name, &descriptor),
-        to: MemberSpec::new(THREADS_CLASS, name, &descriptor),
-        kind: RedirectKind::Reference,
+    .map(|(name, descriptor)| {
+        Redirect::to_static(
+            MemberSpec::new(executors, name, &descriptor),
+            THREADS_CLASS,
+            name,
+        )
     })
     .collect();
     for name in ["getId", "threadId"] {
-        out.push(Redirect {
-            from: MemberSpec::new("java/lang/Thread", name, "()J"),
-            to: MemberSpec::new(THREADS_CLASS, name, "(Ljava/lang/Thread;)J"),
-            kind: RedirectKind::InstanceToStatic,
-        });
+        out.push(Redirect::instance_to_static(
+            MemberSpec::new("java/lang/Thread", name, "()J"),
+            THREADS_CLASS,
+            name,
+        ));
     }
     out
 }

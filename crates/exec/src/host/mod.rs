@@ -39,7 +39,7 @@ mod config;
 mod proc;
 mod slots;
 mod stream;
-mod workdir;
+pub mod workdir;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -171,7 +171,7 @@ impl Host {
             observe_private: config.observe_private_fields,
             last_mutant: mutants.last().map_or(0, |m| m.id),
         };
-        sweep_orphaned_dirs(&std::env::temp_dir());
+        sweep_orphaned_dirs(&std::env::temp_dir(), WORKDIR_PREFIX);
         let n = config.workers.max(1);
         let mut slots = Vec::with_capacity(n);
         for index in 0..n {

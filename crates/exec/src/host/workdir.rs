@@ -1,4 +1,10 @@
-//! The workers' working directories: fresh ones per slot, and those of dead masters swept.
+//! Scratch directories tied to the process that made them: the workers' working directories
+//! (fresh ones per slot) and the command line's run directory, and those of dead processes
+//! swept.
+//!
+//! A name carries `<pid namespace>-<pid>` after its prefix (`ferrosuite-worker-4026531836-
+//! 1234-0-…`): when process 1234 of that namespace no longer runs, the next sweep for the
+//! prefix removes the directory, whatever killed the process before it could.
 
 use std::path::{Path, PathBuf};
 
@@ -6,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// Prefix of the workers' working directories:
 /// `ferrosuite-worker-<pid namespace>-<master pid>-<slot>-…`.
-pub(super) const WORKDIR_PREFIX: &str = "ferrosuite-worker-";
+pub const WORKDIR_PREFIX: &str = "ferrosuite-worker-";
 
 /// The inode of this process's pid namespace (`/proc/self/ns/pid` reads `pid:[N]`), if known:
 /// a pid means a process only within its namespace, and masters in other containers may share
@@ -19,19 +25,20 @@ fn pid_namespace() -> Option<u64> {
 
 /// The name part that ties a working directory to this master: `<namespace>-<pid>`, with `x`
 /// for an unknown namespace (such directories are never swept).
-pub(super) fn master_tag() -> String {
+#[must_use]
+pub fn master_tag() -> String {
     let ns = pid_namespace().map_or_else(|| "x".to_owned(), |n| n.to_string());
     format!("{ns}-{}", std::process::id())
 }
 
-/// Removes the workers' working directories that a master which no longer runs left under
-/// `tmp` (one killed before its `Drop` ran): directories named [`WORKDIR_PREFIX`] plus this
+/// Removes the directories that a process which no longer runs left under `tmp` (one killed
+/// before its `Drop` ran): directories named `prefix` (such as [`WORKDIR_PREFIX`]) plus this
 /// process's pid namespace plus a process id that `/proc` does not list. Without `/proc` (not
 /// Linux) nothing is removed; so are not names from another pid namespace (another
 /// container's master sharing the directory), symbolic links, plain files, or what cannot be
 /// removed (another user's). A live process that reuses the pid keeps the directory until it
 /// ends: only names of dead processes are touched.
-pub(super) fn sweep_orphaned_dirs(tmp: &Path) {
+pub fn sweep_orphaned_dirs(tmp: &Path, prefix: &str) {
     let Some(ns) = pid_namespace() else {
         return;
     };
@@ -40,7 +47,7 @@ pub(super) fn sweep_orphaned_dirs(tmp: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(WORKDIR_PREFIX)) else {
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
             continue;
         };
         let mut fields = rest.split('-');
@@ -60,9 +67,9 @@ pub(super) fn sweep_orphaned_dirs(tmp: &Path) {
     }
 }
 
-/// Creates a new, empty directory under the system's temporary directory (a unique suffix
-/// keeps several hosts of one process apart).
-pub(super) fn fresh_dir(base: &str) -> Result<PathBuf> {
+/// Creates a new, empty directory `<base>-<unique suffix>` under the system's temporary
+/// directory (the suffix keeps several hosts of one process apart).
+pub fn fresh_dir(base: &str) -> Result<PathBuf> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
@@ -117,7 +124,7 @@ mod tests {
         std::fs::write(dead.join("left.txt"), b"x").expect("write");
         std::fs::write(&file, b"x").expect("write");
         std::os::unix::fs::symlink(&outside, &link).expect("symlink");
-        sweep_orphaned_dirs(&tmp);
+        sweep_orphaned_dirs(&tmp, WORKDIR_PREFIX);
         let gone = !dead.exists();
         let kept: Vec<_> = [
             &own, &parent, &foreign, &old_style, &odd, &other, &file, &link,
