@@ -8,7 +8,7 @@
 //!
 //! | site | becomes |
 //! |---|---|
-//! | `if_icmplt L` (any conditional jump: int and reference comparisons, against zero or null) | `ldc code; invokestatic Mutants.icmp(IIII)Z` (or `acmp`), then `ifne L`; ids: negated, then boundary (`<` ↔ `<=`, `>` ↔ `>=`) for order comparisons |
+//! | `if_icmplt L` (any conditional jump: int and reference comparisons, against zero or null) | `ldc code; invokestatic Mutants.icmp(IIII)Z` (or `acmp`), then `ifne L`; ids: negated, then boundary (`<` ↔ `<=`, `>` ↔ `>=`) for order comparisons, then the jump always taken (PIT's `REMOVE_CONDITIONALS_*_ELSE`, which its current defaults use in place of negation) |
 //! | `iadd` … `lxor`, shifts (int, long, float, double) | `ldc code; invokestatic Mutants.imath(III)I` (`lmath`, `lshift`, `fmath`, `dmath`): `+` ↔ `-`, `*` ↔ `/`, `%` → `*`, `&` ↔ <code>&#124;</code>, `^` → `&`, `<<` ↔ `>>`, `>>>` → `<<` |
 //! | `iinc x, c` | `iload x; sipush c; ldc code; invokestatic Mutants.inc(III)I; istore x`: adds `-c` |
 //! | `ineg` … `dneg` | `ldc code; invokestatic Mutants.ineg(II)I` …: the value unnegated |
@@ -56,6 +56,11 @@ pub enum Operator {
     ConditionalsBoundary,
     /// A conditional jump's condition negated.
     NegateConditionals,
+    /// An equality check's jump (`==`, `!=`, against zero or `null`) always taken: the
+    /// `else` branch of `if (a == b)` always runs.
+    RemoveEqualityConditionals,
+    /// An order comparison's jump (`<`, `<=`, `>`, `>=`) always taken.
+    RemoveOrderConditionals,
     /// An arithmetic or bitwise operator replaced.
     Math,
     /// `iinc`'s increment negated.
@@ -74,9 +79,11 @@ pub enum Operator {
 
 impl Operator {
     /// Every operator.
-    pub const ALL: [Operator; 9] = [
+    pub const ALL: [Operator; 11] = [
         Operator::ConditionalsBoundary,
         Operator::NegateConditionals,
+        Operator::RemoveEqualityConditionals,
+        Operator::RemoveOrderConditionals,
         Operator::Math,
         Operator::Increments,
         Operator::InvertNegatives,
@@ -92,6 +99,8 @@ impl Operator {
         match self {
             Operator::ConditionalsBoundary => "CONDITIONALS_BOUNDARY",
             Operator::NegateConditionals => "NEGATE_CONDITIONALS",
+            Operator::RemoveEqualityConditionals => "REMOVE_CONDITIONALS_EQUAL_ELSE",
+            Operator::RemoveOrderConditionals => "REMOVE_CONDITIONALS_ORDER_ELSE",
             Operator::Math => "MATH",
             Operator::Increments => "INCREMENTS",
             Operator::InvertNegatives => "INVERT_NEGS",
@@ -497,10 +506,18 @@ impl Mutator<'_> {
         let boundary = BOUNDARY.iter().find(|(c, _)| *c == cmp).map(|(_, s)| *s);
         let negate = self.on(Operator::NegateConditionals);
         let bound = boundary.is_some() && self.on(Operator::ConditionalsBoundary);
-        if !negate && !bound {
+        let remove_op = if boundary.is_some() {
+            Operator::RemoveOrderConditionals
+        } else {
+            Operator::RemoveEqualityConditionals
+        };
+        let remove = self.on(remove_op);
+        if !negate && !bound && !remove {
             return Ok(());
         }
-        let base = self.site(if boundary.is_some() { 2 } else { 1 });
+        // The ids of a site are fixed (negated, boundary for order comparisons, jump always
+        // taken) whichever operators are on, as the runtime's helpers count them.
+        let base = self.site(if boundary.is_some() { 3 } else { 2 });
         let mut prefix = Vec::new();
         if unary {
             prefix.push(Insn::Simple(if reference {
@@ -547,6 +564,14 @@ impl Mutator<'_> {
                 at,
                 format!("{symbol} → {b}"),
             );
+        }
+        if remove {
+            let id = if boundary.is_some() {
+                base + 2
+            } else {
+                base + 1
+            };
+            self.record(id, base, remove_op, at, format!("{symbol} → always jumps"));
         }
         Ok(())
     }

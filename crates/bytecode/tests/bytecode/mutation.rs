@@ -150,7 +150,7 @@ fn each_mutant_of_the_fixture_does_what_its_operator_says() {
             .unwrap_or_else(|| panic!("no {operator:?} {description} in {method}: {mutants:#?}"))
     };
     let field = |m: &Mutant, k: usize| values(&lines[&m.id]).split('|').nth(k).unwrap().to_string();
-    let cases: [(&Mutant, usize, &str); 14] = [
+    let cases: [(&Mutant, usize, &str); 17] = [
         (by("add", Operator::Math, "+ → -"), 0, "-1"),
         (by("add", Operator::PrimitiveReturns, ""), 0, "0"),
         (by("mix", Operator::Math, "* → /"), 1, "2"),
@@ -177,6 +177,19 @@ fn each_mutant_of_the_fixture_does_what_its_operator_says() {
         (by("items", Operator::NullReturns, ""), 9, "null"),
         (by("notes", Operator::VoidMethodCalls, "note"), 10, "!"),
         (by("record", Operator::ConditionalsBoundary, ""), 11, "5"),
+        // The jump always taken: `a < b` compiles to a jump to `false` on `>=`, `x > 0` to a
+        // jump past the addition on `<=`, `o == null ? …` to a jump to `toString` on non-null.
+        (
+            by("less", Operator::RemoveOrderConditionals, ">= → always"),
+            4,
+            "false",
+        ),
+        (by("record", Operator::RemoveOrderConditionals, ""), 11, "0"),
+        (
+            by("name", Operator::RemoveEqualityConditionals, "!= null"),
+            7,
+            "NullPointerException",
+        ),
     ];
     for (m, k, want) in cases {
         assert_eq!(field(m, k), want, "{m:?}: {}", lines[&m.id]);

@@ -13,13 +13,6 @@ public class StackTest {
     @Timeout(4)
     public void push() throws Throwable {
         Stack stack = new Stack();
-        stack.push(1650);
-    }
-
-    @Test
-    @Timeout(4)
-    public void push2() throws Throwable {
-        Stack stack = new Stack();
         int i = 3;
         stack.size = i;
         stack.push(i);
@@ -27,7 +20,7 @@ public class StackTest {
 
     @Test
     @Timeout(4)
-    public void push3() throws Throwable {
+    public void push2() throws Throwable {
         Stack stack = new Stack();
         stack.size = 488;
         stack.push(1064);
@@ -46,5 +39,13 @@ public class StackTest {
         Stack stack = new Stack();
         stack.size = 1373;
         assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.pop());
+    }
+
+    @Test
+    @Timeout(4)
+    public void pushThrowsArrayIndexOutOfBoundsException() throws Throwable {
+        Stack stack = new Stack();
+        stack.size = -1348;
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> stack.push(1));
     }
 }

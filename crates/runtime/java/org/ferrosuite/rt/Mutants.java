@@ -95,7 +95,11 @@ public final class Mutants {
         }
     }
 
-    /** An int comparison (against 0 for the one-operand jumps): whether the jump is taken. */
+    /**
+     * An int comparison (against 0 for the one-operand jumps): whether the jump is taken. The
+     * site's mutants: negated; for order comparisons the boundary moved; then the jump always
+     * taken.
+     */
     public static boolean icmp(int a, int b, int code) {
         int site = code >>> 3;
         int cmp = code & 7;
@@ -104,19 +108,32 @@ public final class Mutants {
         if (m == 0) {
             return !compare(cmp, a, b);
         }
-        if (m == 1 && cmp >= 2) {
-            return compare(boundary(cmp), a, b);
+        if (cmp >= 2) {
+            if (m == 1) {
+                return compare(boundary(cmp), a, b);
+            }
+            if (m == 2) {
+                return true;
+            }
+        } else if (m == 1) {
+            return true;
         }
         return compare(cmp, a, b);
     }
 
-    /** A reference comparison (against null for {@code ifnull}/{@code ifnonnull}). */
+    /**
+     * A reference comparison (against null for {@code ifnull}/{@code ifnonnull}); its mutants:
+     * negated, then the jump always taken.
+     */
     public static boolean acmp(Object a, Object b, int code) {
         int site = code >>> 3;
         reach(site);
         boolean same = a == b;
         boolean taken = (code & 7) == 0 ? same : !same;
-        return active == site ? !taken : taken;
+        if (active == site) {
+            return !taken;
+        }
+        return active == site + 1 || taken;
     }
 
     // ---- arithmetic: code = site << 8 | opcode ----
