@@ -232,6 +232,11 @@ fn main() -> ExitCode {
         }
     };
     let code = run(cli);
+    // Interrupted: the handler is stopping the children and removing the run directory, and
+    // exits with 130; this thread's result (a tool it saw killed) is not the run's.
+    while scratch::interrupted() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     drop(run_dir);
     match code {
         Ok(code) => code,

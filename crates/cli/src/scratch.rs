@@ -14,6 +14,7 @@
 //! code under test and the emitted tests see the machine's temporary directory as usual.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -23,7 +24,18 @@ use ferrosuite_exec::host::workdir::{fresh_dir, master_tag, sweep_orphaned_dirs}
 pub const RUN_PREFIX: &str = "ferrosuite-run-";
 
 /// Exit status after an interruption (the shells' 128 + SIGINT).
-pub const INTERRUPTED: i32 = 130;
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// Set by the handler before anything else: the command's own thread, which may finish while
+/// the handler stops the children (a killed tool looks to it like a failure), must then leave
+/// the exit to the handler.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether an interruption is being handled (the process exits with
+/// [`INTERRUPTED_STATUS`] shortly).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// The run directory of this process; removed on drop.
 #[derive(Debug)]
@@ -34,7 +46,7 @@ pub struct RunDir {
 impl RunDir {
     /// Sweeps the run directories of processes that are gone, makes this run's, points the
     /// temporary directory of this process (and of what it starts) at it, and removes it on
-    /// an interruption before exiting with [`INTERRUPTED`].
+    /// an interruption before exiting with [`INTERRUPTED_STATUS`].
     ///
     /// Must be called before any other thread starts (it sets `TMPDIR`).
     pub fn enter() -> Result<RunDir> {
@@ -45,6 +57,7 @@ impl RunDir {
         set_temp_dir(&dir);
         let on_signal = dir.clone();
         ctrlc::set_handler(move || {
+            INTERRUPTED.store(true, Ordering::SeqCst);
             // The run's tools (javac, JUnit's JVM, Maven) would go on writing into the
             // directory. Quickly: the other threads go on until the exit, and a child that
             // died may look to them like a failure to report.
@@ -54,7 +67,7 @@ impl RunDir {
                 "ferrosuite: interrupted (files written so far stay; generate skips the classes \
                  already done when run again)"
             );
-            std::process::exit(INTERRUPTED);
+            std::process::exit(INTERRUPTED_STATUS);
         })
         .context("cannot install the handler of Ctrl-C")?;
         Ok(RunDir { dir })

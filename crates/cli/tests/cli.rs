@@ -982,11 +982,8 @@ fn an_interrupted_generate_leaves_nothing_behind() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert!(!dead.exists(), "the dead run's directory stays");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     let interrupted = std::time::Instant::now();
     let status = child.wait().unwrap();
     let mut stderr = String::new();
