@@ -225,7 +225,7 @@ public final class Host {
             else if (n.equals("getClass") || n.equals("hashCode") || prefixed(n, "getAnd")) pick = false;
             else pick = n.equals("size") || n.equals("isEmpty") || n.equals("length")
                 || prefixed(n, "get") || prefixed(n, "is") || prefixed(n, "has");
-            if (pick) out.add(n + "()" + descriptor(r));
+            if (pick) out.add(n + "()" + Types.descriptor(r));
         }
         if (out.isEmpty() && privateFields && c.getClassLoader() instanceof HostLoader) {
             java.lang.reflect.Field[] fs;
@@ -239,7 +239,7 @@ public final class Host {
                 if (!java.lang.reflect.Modifier.isPrivate(mod) || java.lang.reflect.Modifier.isStatic(mod)
                         || f.isSynthetic()) continue;
                 Class<?> t = f.getType();
-                if (t.isPrimitive() || t == String.class) out.add("#" + f.getName() + ":" + descriptor(t));
+                if (t.isPrimitive() || t == String.class) out.add("#" + f.getName() + ":" + Types.descriptor(t));
             }
         }
         String[] all = out.toArray(new String[0]);
@@ -251,18 +251,5 @@ public final class Host {
 
     private static boolean prefixed(String n, String p) {
         return n.length() > p.length() && n.startsWith(p) && Character.isUpperCase(n.charAt(p.length()));
-    }
-
-    private static String descriptor(Class<?> t) {
-        if (t == Integer.TYPE) return "I";
-        if (t == Long.TYPE) return "J";
-        if (t == Boolean.TYPE) return "Z";
-        if (t == Byte.TYPE) return "B";
-        if (t == Character.TYPE) return "C";
-        if (t == Short.TYPE) return "S";
-        if (t == Float.TYPE) return "F";
-        if (t == Double.TYPE) return "D";
-        if (t.isArray()) return t.getName().replace('.', '/');
-        return "L" + t.getName().replace('.', '/') + ";";
     }
 }

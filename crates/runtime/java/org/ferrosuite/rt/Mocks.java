@@ -186,21 +186,7 @@ public final class Mocks implements InvocationHandler {
     /** The JVM descriptor of a method ({@code (ILjava/lang/String;)V}). */
     static String descriptor(Method m) {
         StringBuilder b = new StringBuilder("(");
-        for (Class<?> p : m.getParameterTypes()) b.append(descriptor(p));
-        return b.append(')').append(descriptor(m.getReturnType())).toString();
-    }
-
-    private static String descriptor(Class<?> c) {
-        if (c.isArray()) return c.getName().replace('.', '/');
-        if (c == int.class) return "I";
-        if (c == long.class) return "J";
-        if (c == boolean.class) return "Z";
-        if (c == byte.class) return "B";
-        if (c == char.class) return "C";
-        if (c == short.class) return "S";
-        if (c == float.class) return "F";
-        if (c == double.class) return "D";
-        if (c == void.class) return "V";
-        return "L" + c.getName().replace('.', '/') + ";";
+        for (Class<?> p : m.getParameterTypes()) b.append(Types.descriptor(p));
+        return b.append(')').append(Types.descriptor(m.getReturnType())).toString();
     }
 }

@@ -55,7 +55,7 @@ public final class Patcher {
             for (java.lang.reflect.Constructor<?> c : p[1].getConstructors()) {
                 ctors.append('(');
                 for (Class<?> t : c.getParameterTypes()) {
-                    ctors.append(descriptor(t));
+                    ctors.append(Types.descriptor(t));
                 }
                 ctors.append(")V ");
             }
@@ -63,26 +63,6 @@ public final class Patcher {
                 p[0].getName().replace('.', '/'), p[1].getName().replace('.', '/'),
                 ctors.toString()});
         }
-    }
-
-    /** The descriptor of a type ({@code J}, {@code Ljava/lang/String;}, {@code [I}). */
-    private static String descriptor(Class<?> t) {
-        if (t.isArray()) {
-            return t.getName().replace('.', '/');
-        }
-        if (!t.isPrimitive()) {
-            return "L" + t.getName().replace('.', '/') + ";";
-        }
-        String[][] primitives = {
-            {"boolean", "Z"}, {"byte", "B"}, {"char", "C"}, {"short", "S"}, {"int", "I"},
-            {"long", "J"}, {"float", "F"}, {"double", "D"}, {"void", "V"},
-        };
-        for (String[] p : primitives) {
-            if (p[0].equals(t.getName())) {
-                return p[1];
-            }
-        }
-        throw new IllegalArgumentException(t.getName());
     }
 
     /** Static APIs: owner, name, descriptor, the stand-in's owner and name. */
