@@ -80,19 +80,14 @@ def fmt(v):
     return "–" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
 
 
-def no_suite(d, cls):
-    """True when the run wrote no test class for cls (its coverage and PIT rows say so)."""
-    c = rows(os.path.join(d, "coverage.jsonl")).get(cls)
-    return c is not None and not c.get("compiled")
+def suiteless(d):
+    """The classes the run wrote no test class for (their coverage rows say so)."""
+    return {cls for cls, c in rows(os.path.join(d, "coverage.jsonl")).items() if not c.get("compiled")}
 
 
-def pit_counts(d):
-    """(class, group) -> (killed, mutants) of a run's PIT rows."""
-    out = {}
-    for key, r in rows(os.path.join(d, "mutation.jsonl"),
-                       key=lambda r: (r["class"], r["mutators"])).items():
-        out[key] = (r["killed"], r["mutants"])
-    return out
+def pit_rows(d):
+    """(class, group) -> a run's PIT row."""
+    return rows(os.path.join(d, "mutation.jsonl"), key=lambda r: (r["class"], r["mutators"]))
 
 
 def main():
@@ -105,22 +100,23 @@ def main():
     # A class that got no suite in a run kills nothing and covers nothing there: its mutant
     # and branch counts come from the runs that did test it (PIT's mutants and JaCoCo's
     # branches depend on the class, not on the tests).
+    pit = {(mode, s): pit_rows(os.path.join(out, f"{mode}-{s}")) for mode in modes for s in runs[mode]}
+    without = {(mode, s): suiteless(os.path.join(out, f"{mode}-{s}")) for mode in modes for s in runs[mode]}
     mutants, branches = {}, {}
     for mode in modes:
         for s in runs[mode]:
             d = os.path.join(out, f"{mode}-{s}")
-            for (cls, group), (_, total) in pit_counts(d).items():
-                if total:
-                    mutants[(cls, group)] = total
+            for (cls, group), r in pit[(mode, s)].items():
+                if r["mutants"]:
+                    mutants[(cls, group)] = r["mutants"]
             for cls, c in rows(os.path.join(d, "coverage.jsonl")).items():
                 if c.get("branches"):
                     branches[cls] = c["branches"]
     missing = []
     for mode in modes:
         for s in runs[mode]:
-            d = os.path.join(out, f"{mode}-{s}")
             for cls in classes:
-                if no_suite(d, cls):
+                if cls in without[(mode, s)]:
                     missing.append(f"{cls.rsplit('.', 1)[-1]} ({mode} seed {s})")
                     r = data[mode][s].setdefault(cls, {})
                     for group in ("DEFAULTS", "OLD_DEFAULTS"):
@@ -145,8 +141,7 @@ def main():
     # A suite PIT did not measure (its run failed) is not a suite that killed nothing.
     failed = [f"{cls.rsplit('.', 1)[-1]} {group} ({mode} seed {s})"
               for mode in modes for s in runs[mode]
-              for (cls, group), r in rows(os.path.join(out, f"{mode}-{s}", "mutation.jsonl"),
-                                          key=lambda r: (r["class"], r["mutators"])).items()
+              for (cls, group), r in pit[(mode, s)].items()
               if r.get("compiled") and not r.get("mutants")]
     if failed:
         print("PIT reported nothing (left out of that run's figures): " + ", ".join(failed) + ".")
@@ -171,11 +166,11 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for mode in modes:
         for s in runs[mode]:
-            d = os.path.join(out, f"{mode}-{s}")
-            counts = pit_counts(d)
+            counts = {key: (r["killed"], r["mutants"]) for key, r in pit[(mode, s)].items()}
             cells = []
             for group in ("DEFAULTS", "OLD_DEFAULTS"):
-                measured = [c for c in classes if counts.get((c, group), (0, 0))[1] or no_suite(d, c)]
+                measured = [c for c in classes
+                            if counts.get((c, group), (0, 0))[1] or c in without[(mode, s)]]
                 k = sum(counts.get((c, group), (0, 0))[0] for c in measured)
                 t = sum(mutants.get((c, group), 0) for c in measured)
                 cells.append(f"{k}/{t} ({k / t:.3f})" if t else "–")

@@ -220,11 +220,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Commands that make scratch files work in one run directory, removed however they end
     // (`record` runs the user's program, which keeps the user's temporary directory).
-    let scratch = matches!(
+    let needs_run_dir = matches!(
         cli.command,
         Command::Run { .. } | Command::Generate(_) | Command::Integration(_) | Command::Carve(_)
     );
-    let run_dir = match scratch.then(scratch::RunDir::enter).transpose() {
+    let run_dir = match needs_run_dir.then(scratch::RunDir::enter).transpose() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -571,7 +571,10 @@ pub(crate) fn validated(
 ) -> Result<Option<EmittedClass>> {
     let scratch = match &config.scratch {
         Some(s) => s.clone(),
-        None => fresh_dir("ferrosuite-validate")?,
+        None => ferrosuite_exec::host::workdir::fresh_dir(&format!(
+            "ferrosuite-validate-{}",
+            std::process::id()
+        ))?,
     };
     // Tests that failed once and got another round without their value assertions.
     let mut stripped = vec![false; candidates.len()];
@@ -662,23 +665,6 @@ pub(crate) fn validated(
         let _ = std::fs::remove_dir_all(&scratch);
     }
     result
-}
-
-/// A new, empty directory under the system's temporary directory.
-pub(crate) fn fresh_dir(base: &str) -> Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    for attempt in 0..1000u32 {
-        let dir =
-            std::env::temp_dir().join(format!("{base}-{}-{nanos:x}-{attempt}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::Tool(format!("{}: {e}", dir.display()))),
-        }
-    }
-    Err(Error::Tool("no fresh scratch directory".into()))
 }
 
 #[cfg(test)]

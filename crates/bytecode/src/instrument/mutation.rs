@@ -566,11 +566,8 @@ impl Mutator<'_> {
             );
         }
         if remove {
-            let id = if boundary.is_some() {
-                base + 2
-            } else {
-                base + 1
-            };
+            // The site's last id: after the boundary mutant where there is one.
+            let id = base + u32::from(boundary.is_some()) + 1;
             self.record(id, base, remove_op, at, format!("{symbol} → always jumps"));
         }
         Ok(())
