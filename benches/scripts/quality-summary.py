@@ -64,6 +64,10 @@ def rerun(d):
             return counts
     found = {}
     for line in open(path):
+        # The counts as benches/results keeps them (the XML report is not committed).
+        kept = dict(re.findall(r"'(tests|failures|errors|skipped)': '(\d+)'", line))
+        if "tests" in kept:
+            return {k: int(v) for k, v in kept.items()}
         g = re.search(r"(\d+) tests (successful|failed|aborted)", line)
         if g:
             found[g.group(2)] = int(g.group(1))

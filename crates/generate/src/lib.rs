@@ -55,6 +55,7 @@ pub mod error;
 pub mod jars;
 pub mod mutation;
 pub mod project;
+pub mod reach;
 pub mod report;
 pub mod runtime_jar;
 pub mod shard;

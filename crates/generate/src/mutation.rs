@@ -382,19 +382,24 @@ pub fn choose_assertions(
     let tests: Vec<Test> = candidates.iter().map(|c| c.test.clone()).collect();
     let assertions: Vec<Vec<Assertion>> = candidates.iter().map(|c| c.assertions.clone()).collect();
     let (mut kills, base) = analyse_observed(&mut host, &tests, &assertions, deadline)?;
+    // What the statements alone reach: the reduction keeps tests for that, and the
+    // assertions' inspector calls keep what only they reach (see `reach`).
+    let unobserved = host.run_mutant(&tests, false, 0)?;
+    let method_of = crate::reach::method_names(host.map());
     drop(host);
+    let observed_cover =
+        std::mem::replace(&mut kills.covered, unobserved.iter().map(covered).collect());
     for (covered, keys) in kills.covered.iter_mut().zip(extra) {
         covered.extend(keys.iter().copied());
     }
     let sizes: Vec<usize> = tests.iter().map(Test::len).collect();
-    let keep = reduce(&kills, &sizes);
+    let mut keep = reduce(&kills, &sizes);
     let mut summary = MutationSummary {
         mutants: kills.mutants,
         reached: kills.reached,
         analysed: kills.analysed,
         killed: kills.killed().len(),
         candidates: assertions.iter().map(Vec::len).sum(),
-        tests_removed: keep.iter().filter(|k| !**k).count(),
         ..MutationSummary::default()
     };
     // Removed tests offer no assertion.
@@ -405,7 +410,15 @@ pub fn choose_assertions(
         }
     }
     let returns = returned_values(&tests, &assertions);
-    let chosen = choose(&kills, &returns);
+    let mut chosen = choose(&kills, &returns);
+    let reach = crate::reach::Reach {
+        plain: &kills.covered,
+        observed: &observed_cover,
+        sizes: &sizes,
+        method_of: &method_of,
+    };
+    summary.reach_assertions = crate::reach::restore(&reach, &assertions, &mut keep, &mut chosen);
+    summary.tests_removed = keep.iter().filter(|k| !**k).count();
     for (i, (c, picked)) in candidates.iter_mut().zip(&chosen).enumerate() {
         let mut picked = picked.clone();
         if !kills.pending[i].is_empty() {

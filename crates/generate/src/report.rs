@@ -120,4 +120,8 @@ pub struct MutationSummary {
     /// call did (a regression check, not a mutant's).
     #[serde(default)]
     pub fallback_assertions: usize,
+    /// Assertions kept for code of the class that only their inspector call reaches
+    /// ([`reach`](crate::reach)).
+    #[serde(default)]
+    pub reach_assertions: usize,
 }
