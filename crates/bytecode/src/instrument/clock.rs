@@ -50,7 +50,7 @@ use crate::classfile::ClassFile;
 use crate::error::{Error, Result};
 use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::environment::{SeededConstructor, seeded_constructors};
-use crate::instrument::redirect::{MemberSpec, Redirect, redirect, static_target};
+use crate::instrument::redirect::{MemberSpec, Redirect, TargetIndex, redirect};
 
 /// Internal name of the runtime class with the shifted clock.
 pub const TIME_CLASS: &str = "org/ferrosuite/rt/SystemTime";
@@ -149,7 +149,12 @@ pub fn redirects() -> Vec<Redirect> {
 /// directly, which no class rewriting reaches).
 #[must_use]
 pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
-    static_target(&redirects(), owner, name, descriptor)
+    // Indexed once per process: the worker asks for every statement it runs.
+    static TARGETS: std::sync::OnceLock<TargetIndex> = std::sync::OnceLock::new();
+    TARGETS
+        .get_or_init(|| TargetIndex::of_references(&redirects()))
+        .get(owner, name, descriptor)
+        .cloned()
 }
 
 /// Rewrites every clock read of the class to the shifted clock; returns the number of

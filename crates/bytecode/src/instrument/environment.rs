@@ -41,7 +41,7 @@ use crate::instrument::RUNTIME_PACKAGE;
 use crate::instrument::editor::CodeEditor;
 use crate::instrument::files::{self, Factory};
 use crate::instrument::initial_frame;
-use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, redirect, static_target};
+use crate::instrument::redirect::{MemberSpec, Redirect, RedirectKind, TargetIndex, redirect};
 use crate::instrument::{clock, random, system, threads};
 use crate::opcodes as op;
 
@@ -118,10 +118,35 @@ pub fn factory_table() -> Vec<Factory> {
 /// statements that call the constructor directly, which no class rewriting reaches).
 #[must_use]
 pub fn factory_target(class: &str, descriptor: &str) -> Option<MemberSpec> {
-    factory_table()
-        .into_iter()
-        .find(|f| f.class == class && f.descriptor == descriptor)
-        .map(|f| f.stand_in())
+    targets()
+        .factories
+        .get(class, "<init>", descriptor)
+        .cloned()
+}
+
+/// The stand-ins of [`redirect_target`], [`instance_target`] and [`factory_target`], indexed
+/// once per process: the tables are constants, and the worker asks for every statement.
+struct Targets {
+    statics: TargetIndex,
+    instances: TargetIndex,
+    factories: TargetIndex,
+}
+
+fn targets() -> &'static Targets {
+    static TARGETS: std::sync::OnceLock<Targets> = std::sync::OnceLock::new();
+    TARGETS.get_or_init(|| {
+        let all = redirects();
+        Targets {
+            statics: TargetIndex::of_references(&all),
+            instances: TargetIndex::of_kind(&all, RedirectKind::InstanceToStatic),
+            factories: TargetIndex::new(factory_table().into_iter().map(|f| {
+                (
+                    MemberSpec::new(f.class, "<init>", f.descriptor),
+                    f.stand_in(),
+                )
+            })),
+        }
+    })
 }
 
 /// Every redirect of the controlled environment: the clock's, randomness', the file
@@ -189,18 +214,14 @@ pub fn patcher_table() -> Vec<String> {
 /// the API directly, which no class rewriting reaches).
 #[must_use]
 pub fn redirect_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
-    static_target(&redirects(), owner, name, descriptor)
+    targets().statics.get(owner, name, descriptor).cloned()
 }
 
 /// The stand-in of an instance method of the environment (`File.delete`), if it is one: a
 /// static method taking the receiver first (for statements that call the method directly).
 #[must_use]
 pub fn instance_target(owner: &str, name: &str, descriptor: &str) -> Option<MemberSpec> {
-    redirects()
-        .into_iter()
-        .filter(|r| r.kind == RedirectKind::InstanceToStatic)
-        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
-        .map(|r| r.to)
+    targets().instances.get(owner, name, descriptor).cloned()
 }
 
 /// The seeded constructor `class.<init>descriptor`, if it is one (`java/util/Random`, `()V`):

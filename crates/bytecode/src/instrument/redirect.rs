@@ -166,6 +166,58 @@ pub fn static_target(
         .map(|r| r.to.clone())
 }
 
+/// Redirect targets by the member they replace, for lookups one at a time (the worker looks
+/// one up for every statement it runs, where scanning a table built anew would dominate the
+/// run). The first target given for a member wins, as in [`static_target`].
+#[derive(Debug, Clone, Default)]
+pub struct TargetIndex {
+    by_owner: HashMap<String, Vec<(String, String, MemberSpec)>>,
+}
+
+impl TargetIndex {
+    /// The index of `(from, to)` pairs.
+    pub fn new(pairs: impl IntoIterator<Item = (MemberSpec, MemberSpec)>) -> Self {
+        let mut by_owner: HashMap<String, Vec<(String, String, MemberSpec)>> = HashMap::new();
+        for (from, to) in pairs {
+            let members = by_owner.entry(from.owner).or_default();
+            if !members
+                .iter()
+                .any(|(n, d, _)| *n == from.name && *d == from.descriptor)
+            {
+                members.push((from.name, from.descriptor, to));
+            }
+        }
+        TargetIndex { by_owner }
+    }
+
+    /// The target of `owner.name descriptor`, if it has one.
+    #[must_use]
+    pub fn get(&self, owner: &str, name: &str, descriptor: &str) -> Option<&MemberSpec> {
+        self.by_owner
+            .get(owner)?
+            .iter()
+            .find(|(n, d, _)| n == name && d == descriptor)
+            .map(|(_, _, to)| to)
+    }
+
+    /// The [`RedirectKind::Reference`] redirects' targets, as [`static_target`] finds them.
+    #[must_use]
+    pub fn of_references(redirects: &[Redirect]) -> Self {
+        Self::of_kind(redirects, RedirectKind::Reference)
+    }
+
+    /// The redirects of one kind.
+    #[must_use]
+    pub fn of_kind(redirects: &[Redirect], kind: RedirectKind) -> Self {
+        Self::new(
+            redirects
+                .iter()
+                .filter(|r| r.kind == kind)
+                .map(|r| (r.from.clone(), r.to.clone())),
+        )
+    }
+}
+
 /// Applies the redirections to every method of the class; returns the number of instructions
 /// changed.
 pub fn redirect(class: &mut ClassFile, redirects: &[Redirect]) -> Result<usize> {
