@@ -42,6 +42,6 @@ pub use assertions::{Assertion, Check, Limits};
 pub use error::{Error, Result};
 pub use source::{
     Config, EmitTest, EmittedClass, GenericClass, JUnit, MARKER, Permissive, TypeInfo, emit_class,
-    generic_of,
+    generic_of, unwritten_assertions,
 };
 pub use types::ClassPathTypes;

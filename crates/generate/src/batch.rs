@@ -229,7 +229,8 @@ impl Report {
         })
     }
 
-    /// Writes the report as pretty JSON to `path` (its directory is created).
+    /// Writes the report as pretty JSON to `path` (its directory is created), whole or not
+    /// at all: an interrupt while it is written leaves the previous report, not half of one.
     pub fn write(&self, path: &Path) -> Result<()> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -237,8 +238,8 @@ impl Report {
         }
         let json = serde_json::to_string_pretty(self)
             .map_err(|e| Error::Tool(format!("cannot encode the report: {e}")))?;
-        std::fs::write(path, json)
-            .map_err(|e| Error::Tool(format!("cannot write {}: {e}", path.display())))
+        crate::write_whole(path, json.as_bytes())
+            .map_err(|e| Error::Tool(format!("cannot write the report: {e}")))
     }
 }
 

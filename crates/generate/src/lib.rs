@@ -99,7 +99,9 @@ use ferrosuite_bytecode::classpath::ClassPath;
 use ferrosuite_bytecode::jdk::{JdkSearch, feature_of_major};
 use ferrosuite_cfg::Analyzer;
 use ferrosuite_emit::assertions::stable;
-use ferrosuite_emit::{ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class};
+use ferrosuite_emit::{
+    ClassPathTypes, EmitTest, EmittedClass, TypeInfo, emit_class, unwritten_assertions,
+};
 use ferrosuite_exec::{Host, HostConfig, Status, TestResult, WorkerProgram};
 use ferrosuite_fitness::{GoalSet, names};
 use ferrosuite_search::Factory;
@@ -811,6 +813,18 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     candidates.retain(|_| *k.next().unwrap_or(&true));
     let mut k = accessible.iter();
     candidate_keys.retain(|_| *k.next().unwrap_or(&true));
+    // Assertions the source cannot write go before the choice, which would otherwise count
+    // their kills. (When the class cannot be written at all, emission says why later.)
+    if let Ok(unwritten) = unwritten_assertions(&internal, &candidates, &config.emit, types) {
+        for (c, drop) in candidates.iter_mut().zip(unwritten) {
+            out.assertions_inaccessible += drop.len();
+            let mut k = 0;
+            c.assertions.retain(|_| {
+                k += 1;
+                !drop.contains(&(k - 1))
+            });
+        }
+    }
     if config.mutation_assertions && !candidates.is_empty() {
         let mut hc = host_config(config, &jdk, &instrumented, &mock_jars);
         hc.mutation = Some(ferrosuite_bytecode::instrument::mutation::Config::default());

@@ -60,8 +60,9 @@ pub struct Generated {
     pub tests_internal: usize,
     /// Tests left out because they use a class the test's package cannot name.
     pub tests_inaccessible: usize,
-    /// Assertions left out because their expected value names a class the test's package
-    /// cannot see (the tests stay).
+    /// Assertions left out because the test's source cannot write them: their expected value
+    /// names a class the test's package cannot see, or they call an inspector the variable's
+    /// declared type lacks (the tests stay).
     pub assertions_inaccessible: usize,
     /// Tests removed because they did not compile (with raw types either).
     pub tests_uncompilable: usize,

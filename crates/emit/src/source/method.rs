@@ -61,6 +61,8 @@ pub(super) struct Written {
     pub(super) name: String,
     pub(super) body: String,
     pub(super) suppress: Suppress,
+    /// The test's assertions (indices) that could not be written.
+    pub(super) unwritten: Vec<usize>,
 }
 
 /// How a statement's value appears in the method.
@@ -148,6 +150,7 @@ impl MethodWriter<'_> {
             values.push(v);
         }
         let mut body = String::new();
+        let mut unwritten = Vec::new();
         let ind = "        ";
         for (i, s) in stmts.iter().enumerate() {
             let thrower = self.t.expected.as_ref().filter(|(e, _)| *e == i);
@@ -190,9 +193,14 @@ impl MethodWriter<'_> {
                     let _ = writeln!(body, "{ind}{expr};");
                 }
             }
-            for a in self.t.assertions.iter().filter(|a| a.statement == i) {
+            for (k, a) in self.t.assertions.iter().enumerate() {
+                if a.statement != i {
+                    continue;
+                }
                 if let Some(line) = self.assertion(a, stmts, &values, &decl, statics) {
                     let _ = writeln!(body, "{ind}{line}");
+                } else {
+                    unwritten.push(k);
                 }
             }
         }
@@ -205,6 +213,11 @@ impl MethodWriter<'_> {
                 }
                 matches!(base, FieldType::Object(c) if self.types.deprecated(c, None))
             });
+        // Assertions after the statements written (none, unless the test was cut short).
+        unwritten.extend(
+            (0..self.t.assertions.len()).filter(|&k| self.t.assertions[k].statement >= stmts.len()),
+        );
+        unwritten.sort_unstable();
         Ok(Written {
             name,
             body,
@@ -212,6 +225,7 @@ impl MethodWriter<'_> {
                 raw: self.raw.get(),
                 deprecation,
             },
+            unwritten,
         })
     }
 

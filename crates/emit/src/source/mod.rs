@@ -376,6 +376,32 @@ pub fn emit_class(
     config: &Config,
     types: &dyn TypeInfo,
 ) -> Result<EmittedClass> {
+    emit(cut, tests, config, types).map(|(class, _)| class)
+}
+
+/// Per test of [`emit_class`]'s `tests`, the indices of the assertions its source cannot
+/// write: an inspector the variable's declared type lacks (`isEmpty()` on an `Appendable`, or
+/// on a `StringBuilder` under a release before 15), an expected value no literal expresses.
+/// A choice among assertions should not count on them.
+///
+/// # Errors
+/// As [`emit_class`].
+pub fn unwritten_assertions(
+    cut: &str,
+    tests: &[EmitTest],
+    config: &Config,
+    types: &dyn TypeInfo,
+) -> Result<Vec<Vec<usize>>> {
+    emit(cut, tests, config, types).map(|(_, unwritten)| unwritten)
+}
+
+/// [`emit_class`], with [`unwritten_assertions`].
+fn emit(
+    cut: &str,
+    tests: &[EmitTest],
+    config: &Config,
+    types: &dyn TypeInfo,
+) -> Result<(EmittedClass, Vec<Vec<usize>>)> {
     let package = package_of(cut);
     let cut_simple = cut.rsplit('/').next().unwrap_or(cut);
     let nested: Vec<&str> = cut_simple.split('$').collect();
@@ -547,15 +573,19 @@ pub fn emit_class(
         test_names.push(name.clone());
     }
     out.push_str("}\n");
+    let unwritten = methods.into_iter().map(|m| m.unwritten).collect();
     let mut path: PathBuf = package.split('.').filter(|p| !p.is_empty()).collect();
     path.push(format!("{class_name}.java"));
-    Ok(EmittedClass {
-        package,
-        class_name,
-        path,
-        source: out,
-        test_names,
-    })
+    Ok((
+        EmittedClass {
+            package,
+            class_name,
+            path,
+            source: out,
+            test_names,
+        },
+        unwritten,
+    ))
 }
 
 fn timeout_annotation(names: &TypeNames, t: Duration) -> String {

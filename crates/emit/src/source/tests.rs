@@ -308,3 +308,36 @@ fn only_messages_the_library_wrote_are_asserted() {
         None
     );
 }
+
+#[test]
+fn an_inspector_the_declared_type_lacks_is_reported_unwritten() {
+    struct Sized;
+    impl TypeInfo for Sized {
+        fn inspector_type(&self, class: &str, name: &str) -> Option<FieldType> {
+            (class == "p/Stack" && name == "size").then_some(FieldType::Int)
+        }
+    }
+    let check = |name: &str| Assertion {
+        statement: 0,
+        check: Check::Inspector(name.into()),
+        expected: Observed::Integer(0),
+    };
+    let t = EmitTest {
+        test: Test::new(vec![Statement::constructor("p/Stack", "()V", vec![])]),
+        assertions: vec![check("isEmpty"), check("size"), check("peek")],
+        expected: None,
+        raw_types: false,
+        message: None,
+    };
+    let config = Config::default();
+    assert_eq!(
+        unwritten_assertions("p/Stack", std::slice::from_ref(&t), &config, &Sized).unwrap(),
+        vec![vec![0, 2]]
+    );
+    let source = emit_class("p/Stack", &[t], &config, &Sized).unwrap().source;
+    assert!(
+        source.contains("assertEquals(0, stack.size());"),
+        "{source}"
+    );
+    assert!(!source.contains("isEmpty"), "{source}");
+}
