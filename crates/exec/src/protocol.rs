@@ -133,8 +133,7 @@ impl MethodRanges {
         }
         let mut out = vec![MethodRanges::default(); map.method_ids as usize];
         for class in &map.classes {
-            let line_ids: std::collections::HashMap<u16, u32> =
-                class.lines.iter().map(|l| (l.line, l.id.0)).collect();
+            let line_ids = class.line_ids();
             for m in &class.methods {
                 let Some(r) = out.get_mut(m.id.0 as usize) else {
                     continue;

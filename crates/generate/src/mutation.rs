@@ -70,12 +70,18 @@ pub struct Kills {
 }
 
 /// The tag of a coupled branch pair's coverage key (`PAIR | goal`), which
-/// [`choose_assertions`]'s `extra` gives; the tags below it are [`covered`]'s (1: branch
-/// outcomes, 2: lines) and [`reduce`]'s own (3: mutants killed, 4: mutants left unrun).
+/// [`choose_assertions`]'s `extra` gives; the tags below it are [`covered`]'s ([`BRANCH`],
+/// [`LINE`]) and [`reduce`]'s own (3: mutants killed, 4: mutants left unrun).
 pub const PAIR: u64 = 5 << 32;
 
-/// The coverage keys of a run: each branch outcome taken (`1 << 32 | slot`) and each line
-/// hit (`2 << 32 | line`).
+/// The tag of a branch outcome's coverage key (`BRANCH | slot`).
+pub const BRANCH: u64 = 1 << 32;
+
+/// The tag of a line's coverage key (`LINE | line id`).
+pub const LINE: u64 = 2 << 32;
+
+/// The coverage keys of a run: each branch outcome taken (`BRANCH | slot`) and each line
+/// hit (`LINE | line id`).
 #[must_use]
 pub fn covered(r: &TestResult) -> BTreeSet<u64> {
     let branches = r
@@ -83,13 +89,13 @@ pub fn covered(r: &TestResult) -> BTreeSet<u64> {
         .branches
         .iter()
         .filter(|(_, taken, _)| *taken > 0)
-        .map(|(slot, _, _)| 1 << 32 | u64::from(*slot));
+        .map(|(slot, _, _)| BRANCH | u64::from(*slot));
     let lines = r
         .probes
         .lines
         .iter()
         .filter(|(_, hits)| *hits > 0)
-        .map(|(line, _)| 2 << 32 | u64::from(*line));
+        .map(|(line, _)| LINE | u64::from(*line));
     branches.chain(lines).collect()
 }
 

@@ -42,6 +42,8 @@ use std::collections::{BTreeSet, HashMap};
 use ferrosuite_bytecode::instrument::map::ProbeMap;
 use ferrosuite_emit::assertions::{Assertion, Check};
 
+use crate::mutation::{BRANCH, LINE};
+
 /// The coverage of each test with and without observation.
 #[derive(Debug, Clone, Copy)]
 pub struct Reach<'a> {
@@ -62,13 +64,13 @@ pub struct Reach<'a> {
 pub fn method_names(map: &ProbeMap) -> HashMap<u64, String> {
     let mut out = HashMap::new();
     for class in &map.classes {
-        let line_ids: HashMap<u16, u32> = class.lines.iter().map(|l| (l.line, l.id.0)).collect();
+        let line_ids = class.line_ids();
         for m in &class.methods {
             for o in m.branches.iter().flat_map(|b| &b.outcomes) {
-                out.insert(1 << 32 | u64::from(o.slot.0), m.name.clone());
+                out.insert(BRANCH | u64::from(o.slot.0), m.name.clone());
             }
             for id in m.lines.iter().filter_map(|l| line_ids.get(l)) {
-                out.entry(2 << 32 | u64::from(*id))
+                out.entry(LINE | u64::from(*id))
                     .or_insert_with(|| m.name.clone());
             }
         }
@@ -87,6 +89,23 @@ fn called(a: &Assertion) -> Option<&str> {
         }
         _ => None,
     }
+}
+
+/// Adds to `chosen` (indices into `assertions`) every assertion calling a method `wanted`
+/// accepts; returns how many were not chosen before.
+fn keep_calls(
+    assertions: &[Assertion],
+    chosen: &mut Vec<usize>,
+    wanted: impl Fn(&str) -> bool,
+) -> usize {
+    let mut added = 0;
+    for (k, a) in assertions.iter().enumerate() {
+        if called(a).is_some_and(&wanted) && !chosen.contains(&k) {
+            chosen.push(k);
+            added += 1;
+        }
+    }
+    added
 }
 
 /// Keeps the assertions (and tests) that reach what only inspector calls reach (see the
@@ -139,12 +158,7 @@ pub fn restore(
             // Every call of the method in that test: a second call may be what reaches the key
             // (the cached value of a `toString`), and the observed run made them all.
             let name = method.unwrap_or_default();
-            for (b, x) in assertions[i].iter().enumerate() {
-                if called(x) == Some(name) && !chosen[i].contains(&b) {
-                    chosen[i].push(b);
-                    added += 1;
-                }
-            }
+            added += keep_calls(&assertions[i], &mut chosen[i], |c| c == name);
             given.extend(only[i].iter().filter(|k| same_method(k, name)).copied());
             continue;
         }
@@ -157,12 +171,7 @@ pub fn restore(
             continue;
         };
         keep[i] = true;
-        for (a, x) in assertions[i].iter().enumerate() {
-            if called(x).is_some() && !chosen[i].contains(&a) {
-                chosen[i].push(a);
-                added += 1;
-            }
-        }
+        added += keep_calls(&assertions[i], &mut chosen[i], |_| true);
         given.extend(reach.plain[i].iter().chain(&only[i]).copied());
     }
     for c in chosen.iter_mut() {

@@ -170,6 +170,14 @@ pub struct ProbeMap {
     pub classes: Vec<ClassProbes>,
 }
 
+impl ClassProbes {
+    /// The id of each source line with a line probe.
+    #[must_use]
+    pub fn line_ids(&self) -> std::collections::HashMap<u16, u32> {
+        self.lines.iter().map(|l| (l.line, l.id.0)).collect()
+    }
+}
+
 impl ProbeMap {
     /// Current format version.
     pub const VERSION: u32 = 1;

@@ -150,25 +150,9 @@ impl Redirect {
     }
 }
 
-/// The stand-in of the static API `owner.name descriptor` among `redirects`' references, if it
-/// is one (for statements that call the API directly, which no class rewriting reaches).
-#[must_use]
-pub fn static_target(
-    redirects: &[Redirect],
-    owner: &str,
-    name: &str,
-    descriptor: &str,
-) -> Option<MemberSpec> {
-    redirects
-        .iter()
-        .filter(|r| r.kind == RedirectKind::Reference)
-        .find(|r| r.from.owner == owner && r.from.name == name && r.from.descriptor == descriptor)
-        .map(|r| r.to.clone())
-}
-
 /// Redirect targets by the member they replace, for lookups one at a time (the worker looks
 /// one up for every statement it runs, where scanning a table built anew would dominate the
-/// run). The first target given for a member wins, as in [`static_target`].
+/// run). The first target given for a member wins.
 #[derive(Debug, Clone, Default)]
 pub struct TargetIndex {
     by_owner: HashMap<String, Vec<(String, String, MemberSpec)>>,
@@ -200,7 +184,7 @@ impl TargetIndex {
             .map(|(_, _, to)| to)
     }
 
-    /// The [`RedirectKind::Reference`] redirects' targets, as [`static_target`] finds them.
+    /// The [`RedirectKind::Reference`] redirects' targets (the stand-ins of static APIs).
     #[must_use]
     pub fn of_references(redirects: &[Redirect]) -> Self {
         Self::of_kind(redirects, RedirectKind::Reference)
