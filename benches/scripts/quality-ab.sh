@@ -69,7 +69,8 @@ for seed in "${seeds[@]}"; do
         echo "== evaluate $mode seed $seed ($(date +%T))"
         # One runtime for every mode's suites when RUNTIME_JAR is given (the runtime is the
         # tests' harness, not what the modes compare).
-        if [ -n "${RUNTIME_JAR:-}" ] && [ -f "$dir/src/test/java/ferrosuite-runtime.jar" ]; then
+        # Stored suites may lack it (an archive of the sources only).
+        if [ -n "${RUNTIME_JAR:-}" ] && [ -d "$dir/src/test/java" ]; then
             cp "$RUNTIME_JAR" "$dir/src/test/java/ferrosuite-runtime.jar"
         fi
         # Scratch of the two harnesses in the run directory, removed after them: they keep
