@@ -13,14 +13,16 @@
 # MODES names the modes; BIN_<mode> is the binary of each (default: this tree's release
 # build), FLAGS_<mode> extra generate flags, RUNTIME_JAR a ferrosuite-runtime.jar that
 # replaces the one in each suite before the evaluation. CLASSES overrides the classes, MUTATORS the PIT
-# groups; STEPS="generate evaluate" (the default) does both, one of them only that step (the
-# generation is timed, the evaluation is not: it can run beside other work). Writes OUT/<mode>-<seed>/ (generate's output and report, coverage.jsonl,
-# mutation.jsonl, quality.jsonl, rerun.txt) and OUT/summary.md. Resumable: a finished
-# (mode, seed) is skipped.
+# groups. STEPS="generate evaluate" (the default) does both, one of them only that step (the
+# generation is timed, the evaluation is not); "evaluate" is the three steps "coverage" (JaCoCo
+# and suite-quality.py, minutes), "mutation" (PIT, most of the time) and "rerun", which can be
+# named one by one. Writes OUT/<mode>-<seed>/ (generate's output and report, coverage.jsonl,
+# quality.jsonl, mutation.jsonl, rerun.txt) and OUT/summary.md. Resumable: a step whose file
+# is there is skipped (each is written under another name and renamed when complete).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
-[ $# -ge 1 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 seeds=("$@")
@@ -46,11 +48,19 @@ built=false
 args=()
 for c in "${classes[@]}"; do args+=(--class "$c"); done
 mkdir -p "$out/cwd"
+# One run per OUT: two would write the same run directories and share the two cores, which
+# spoils the timed generation without a trace in its output.
+exec 9> "$out/.lock"
+flock -n 9 || { echo "another quality-ab.sh is running on $out" >&2; exit 1; }
+# Whether STEPS asks for step $1 ("evaluate" stands for its three).
+want() {
+    [[ " $STEPS " == *" $1 "* ]] \
+        || { [[ " $STEPS " == *" evaluate "* ]] && [[ " coverage mutation rerun " == *" $1 "* ]]; }
+}
 for seed in "${seeds[@]}"; do
     for mode in $MODES; do
         dir=$out/$mode-$seed
-        [ -f "$dir/rerun.txt" ] && continue
-        if [[ " $STEPS " == *" generate "* ]] && [ ! -f "$dir/generated" ]; then
+        if want generate && [ ! -f "$dir/generated" ]; then
             bin_var=BIN_$mode; flags_var=FLAGS_$mode
             bin=${!bin_var:-}
             if [ -z "$bin" ]; then
@@ -65,24 +75,38 @@ for seed in "${seeds[@]}"; do
                 --jobs "$JOBS" --out "$dir" "${flags[@]}") > "$out/$mode-$seed.log" 2>&1 || true
             touch "$dir/generated"
         fi
-        [[ " $STEPS " == *" evaluate "* ]] && [ -f "$dir/generated" ] || continue
-        echo "== evaluate $mode seed $seed ($(date +%T))"
+        [ -f "$dir/generated" ] || continue
+        todo=()
+        want coverage && [ ! -f "$dir/coverage.jsonl" ] && todo+=(coverage)
+        want mutation && [ ! -f "$dir/mutation.jsonl" ] && todo+=(mutation)
+        want rerun && [ ! -f "$dir/rerun.txt" ] && todo+=(rerun)
+        [ ${#todo[@]} -gt 0 ] || continue
+        echo "== evaluate $mode seed $seed: ${todo[*]} ($(date +%T))"
         # One runtime for every mode's suites when RUNTIME_JAR is given (the runtime is the
-        # tests' harness, not what the modes compare).
-        # Stored suites may lack it (an archive of the sources only).
+        # tests' harness, not what the modes compare). Stored suites may lack it.
         if [ -n "${RUNTIME_JAR:-}" ] && [ -d "$dir/src/test/java" ]; then
-            cp "$RUNTIME_JAR" "$dir/src/test/java/ferrosuite-runtime.jar"
+            cmp -s "$RUNTIME_JAR" "$dir/src/test/java/ferrosuite-runtime.jar" \
+                || cp "$RUNTIME_JAR" "$dir/src/test/java/ferrosuite-runtime.jar"
         fi
         # Scratch of the two harnesses in the run directory, removed after them: they keep
         # theirs when a class has no suite (their exit status is then 1), 250 MB a time.
-        WORK=$dir/work-coverage FORMAT=json scripts/coverage.sh "$cp" "$dir" "${classes[@]}" \
-            > "$dir/coverage.jsonl" 2>/dev/null || true
-        WORK=$dir/work-mutation THREADS=2 FORMAT=json scripts/mutation.sh "$cp" "$dir" "${classes[@]}" \
-            > "$dir/mutation.jsonl" 2>/dev/null || true
-        rm -rf "$dir/work-coverage" "$dir/work-mutation"
-        python3 benches/scripts/suite-quality.py "$cp" "$dir" "${classes[@]}" > "$dir/quality.jsonl"
+        if [[ " ${todo[*]} " == *" coverage "* ]]; then
+            WORK=$dir/work-coverage FORMAT=json scripts/coverage.sh "$cp" "$dir" "${classes[@]}" \
+                > "$dir/coverage.tmp" 2>/dev/null || true
+            rm -rf "$dir/work-coverage"
+            python3 benches/scripts/suite-quality.py "$cp" "$dir" "${classes[@]}" > "$dir/quality.jsonl"
+            mv "$dir/coverage.tmp" "$dir/coverage.jsonl"
+        fi
+        if [[ " ${todo[*]} " == *" mutation "* ]]; then
+            WORK=$dir/work-mutation THREADS=2 FORMAT=json scripts/mutation.sh "$cp" "$dir" "${classes[@]}" \
+                > "$dir/mutation.tmp" 2>/dev/null || true
+            rm -rf "$dir/work-mutation"
+            mv "$dir/mutation.tmp" "$dir/mutation.jsonl"
+        fi
+        [[ " ${todo[*]} " == *" rerun "* ]] || continue
         # The suites once more, elsewhere: the Chatham Islands' zone, Turkish, Latin-1, no CDS.
         rr=$dir/rerun
+        rm -rf "$rr"
         mkdir -p "$rr/classes"
         runtime=$(find "$dir/src/test/java" -maxdepth 1 -name ferrosuite-runtime.jar | head -1)
         find "$dir/src/test/java" -name '*Test.java' > "$rr/sources.txt"
