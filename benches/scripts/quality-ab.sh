@@ -52,6 +52,11 @@ mkdir -p "$out/cwd"
 # spoils the timed generation without a trace in its output.
 exec 9> "$out/.lock"
 flock -n 9 || { echo "another quality-ab.sh is running on $out" >&2; exit 1; }
+# Renames a step's output $1.tmp to $1.jsonl when it has a row: a harness that stopped before
+# any class (Maven unreachable, say) leaves the step to the next run instead of marking it done.
+finish() {
+    if [ -s "$1.tmp" ]; then mv "$1.tmp" "$1.jsonl"; else echo "no rows in $1.tmp; step left to redo" >&2; fi
+}
 # Whether STEPS asks for step $1 ("evaluate" stands for its three).
 want() {
     [[ " $STEPS " == *" $1 "* ]] \
@@ -95,13 +100,13 @@ for seed in "${seeds[@]}"; do
                 > "$dir/coverage.tmp" 2>/dev/null || true
             rm -rf "$dir/work-coverage"
             python3 benches/scripts/suite-quality.py "$cp" "$dir" "${classes[@]}" > "$dir/quality.jsonl"
-            mv "$dir/coverage.tmp" "$dir/coverage.jsonl"
+            finish "$dir/coverage"
         fi
         if [[ " ${todo[*]} " == *" mutation "* ]]; then
             WORK=$dir/work-mutation THREADS=2 FORMAT=json scripts/mutation.sh "$cp" "$dir" "${classes[@]}" \
                 > "$dir/mutation.tmp" 2>/dev/null || true
             rm -rf "$dir/work-mutation"
-            mv "$dir/mutation.tmp" "$dir/mutation.jsonl"
+            finish "$dir/mutation"
         fi
         [[ " ${todo[*]} " == *" rerun "* ]] || continue
         # The suites once more, elsewhere: the Chatham Islands' zone, Turkish, Latin-1, no CDS.
