@@ -206,6 +206,7 @@ fn status_text(s: &Status) -> String {
         Status::Completed => "completed".into(),
         Status::Stopped => "stopped by an exception".into(),
         Status::Aborted(why) => format!("aborted ({why})"),
+        Status::Exhausted(why) => format!("exhausted memory ({why})"),
         Status::Timeout => "timed out (worker killed and replaced)".into(),
         Status::Crashed(why) => format!("crashed ({why})"),
         Status::Invalid(why) => format!("invalid ({why})"),

@@ -28,5 +28,6 @@ pub use ferrosuite_executor::{
     ProbeSnapshot, Ready, Status, TestResult, TestStream, ThrowKind, Thrown, result,
 };
 pub use host::{
-    FIXED_IDENTITY_HASHES, Host, HostConfig, HostStats, MIN_CHUNK, WorkerProgram, locate_libjvm,
+    DEFAULT_ALLOCATION_LIMIT, FIXED_IDENTITY_HASHES, Host, HostConfig, HostStats, MIN_CHUNK,
+    WorkerProgram, locate_libjvm,
 };

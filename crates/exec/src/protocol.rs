@@ -60,6 +60,10 @@ pub struct Setup {
     pub loop_limit: u32,
     /// Milliseconds before the worker's own watchdog sets the abort flag and interrupts.
     pub timeout_ms: u64,
+    /// Heap bytes a test of the search (a run without observation) may allocate before its
+    /// result says [`Status::Exhausted`](crate::Status::Exhausted) (0: no limit).
+    #[serde(default)]
+    pub allocation_limit: u64,
     /// Milliseconds a test's leftover threads get to stop after the test.
     pub thread_grace_ms: u64,
     /// Whether to sandbox the classes loaded from the class path.
@@ -372,6 +376,7 @@ mod tests {
             class_ids: vec!["a/B".into()],
             loop_limit: 10,
             timeout_ms: 100,
+            allocation_limit: 0,
             thread_grace_ms: 5,
             sandbox: true,
             clock_shift_ms: 0,

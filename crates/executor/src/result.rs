@@ -15,6 +15,10 @@ pub enum Status {
     /// The test was aborted: the loop limit was exceeded or the watchdog set the abort flag
     /// and the test stopped cooperatively.
     Aborted(String),
+    /// The test used more memory than a test of the search may: it allocated past the host's
+    /// allocation limit or ran out of memory (the outcomes say what ran). Only runs without
+    /// observation (the search's) end so; the search neither keeps nor breeds from the test.
+    Exhausted(String),
     /// The test did not finish within the time limit even after interruption; the worker was
     /// killed and replaced.
     Timeout,
@@ -31,6 +35,15 @@ impl Status {
     #[must_use]
     pub fn lost_worker(&self) -> bool {
         matches!(self, Status::Timeout | Status::Crashed(_))
+    }
+
+    /// Whether the search drops the test's run: the worker was lost, or the test exhausted
+    /// memory. What it covered does not count, and it is no parent: a test that costs a
+    /// time-out, a JVM start or hundreds of megabytes each time it runs would pass the cost
+    /// on to its offspring.
+    #[must_use]
+    pub fn dropped(&self) -> bool {
+        self.lost_worker() || matches!(self, Status::Exhausted(_))
     }
 }
 

@@ -45,7 +45,8 @@ impl GoalSet {
     /// The fitness of `goal` for one test (or any trace): 0 iff covered, otherwise positive:
     /// the criterion's own ([`Criterion::fitness`](crate::criteria::Criterion::fitness)), else
     /// the distance of the goal's probe event (see the module documentation). An unknown goal
-    /// id gives `+∞`.
+    /// id gives `+∞`, and so does every goal for a lost trace ([`Trace::is_lost`]: its test
+    /// timed out, crashed its worker or exhausted memory), so that it is no parent.
     #[must_use]
     pub fn fitness(&self, goal: GoalId, trace: &Trace) -> f64 {
         self.fitness_with(goal, trace, &mut Walk::default())
@@ -54,6 +55,9 @@ impl GoalSet {
     /// [`fitness`](Self::fitness) with the lists of the approach walk given, so that a vector
     /// of goals allocates them once.
     fn fitness_with(&self, goal: GoalId, trace: &Trace, walk: &mut Walk) -> f64 {
+        if trace.is_lost() {
+            return f64::INFINITY;
+        }
         if let Some(f) = self
             .criterion_of(goal)
             .and_then(|c| c.fitness(self, goal, trace))
@@ -410,6 +414,16 @@ mod tests {
         assert_eq!(goals.fitness(dead, &entered(&goals, "dead")), 2.0);
         assert_eq!(goals.fitness(crate::GoalId(10_000), &t), f64::INFINITY);
         assert!(!goals.is_covered(crate::GoalId(10_000), &t));
+        // A lost test (time-out, crash, exhausted memory) is as far as can be from every
+        // goal, the ones it reached included: it is no parent.
+        u.mark_lost();
+        assert_eq!(goals.fitness(outer, &u), f64::INFINITY);
+        assert!(
+            goals
+                .fitness_vector(&[outer, inner], &u)
+                .iter()
+                .all(|f| f.is_infinite())
+        );
     }
 
     #[test]

@@ -119,11 +119,12 @@ impl Trace {
     /// not made on a `null` receiver (a `null` statement, or a value observed to be `null`:
     /// that exception is the test's doing), and — unless configured otherwise — the method does
     /// not declare the class in its `throws` clause (exact name). Tests the host reports as
-    /// invalid contribute their probe data only; lost tests (time-out, crash) are marked.
+    /// invalid contribute their probe data only; dropped tests (time-out, crash, exhausted
+    /// memory: [`Status::dropped`]) are marked lost.
     #[must_use]
     pub fn from_result(goals: &GoalSet, test: &Test, result: &TestResult) -> Self {
         let mut t = Trace::from_probes(&result.probes);
-        if result.status.lost_worker() {
+        if result.status.dropped() {
             t.lost = true;
         }
         if matches!(result.status, Status::Invalid(_)) {
@@ -212,7 +213,7 @@ impl Trace {
         }
     }
 
-    /// Marks the trace as coming from a lost test (time-out or crashed worker).
+    /// Marks the trace as coming from a lost test (time-out, crashed worker, exhausted memory).
     pub fn mark_lost(&mut self) {
         self.lost = true;
     }
@@ -347,7 +348,8 @@ impl Trace {
         &self.branches
     }
 
-    /// Whether the trace comes from (or contains) a lost test.
+    /// Whether the trace comes from (or contains) a lost test: one the search drops
+    /// ([`Status::dropped`]).
     #[must_use]
     pub fn is_lost(&self) -> bool {
         self.lost
@@ -601,6 +603,11 @@ mod tests {
         assert!(ti.method_entered(ProbeMethodId(1)));
         let lost = TestResult::lost(Status::Timeout);
         assert!(Trace::from_result(&goals, &test, &lost).is_lost());
+        // So is a test that exhausted memory, though its worker goes on.
+        let mut exhausted = r.clone();
+        exhausted.status = Status::Exhausted("out of memory".into());
+        assert!(Trace::from_result(&goals, &test, &exhausted).is_lost());
+        assert!(!Trace::from_result(&goals, &test, &r).is_lost());
     }
 
     fn arbitrary_trace() -> impl proptest::strategy::Strategy<Value = Trace> {

@@ -580,6 +580,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         observer,
     )?;
     let goals = eval.into_goals();
+    let search_host = host.stats();
     let branch: Vec<_> = goals.goals_of(names::BRANCH).map(|g| g.id).collect();
     let branches_covered = branch.iter().filter(|g| result.covered.contains(g)).count();
     let mut out = Generated {
@@ -591,6 +592,7 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
         branches_covered,
         statements_executed: result.usage.statements,
         tests_executed: result.usage.tests,
+        search_host,
         search_seconds: result.elapsed.as_secs_f64(),
         seconds: 0.0,
         mutation_seconds: 0.0,

@@ -2,6 +2,7 @@
 //! `ferrosuite-report.json`) and what its mutation analysis found ([`MutationSummary`]).
 
 use ferrosuite_emit::EmittedClass;
+use ferrosuite_exec::HostStats;
 use serde::{Deserialize, Serialize};
 
 use crate::CoupledReport;
@@ -28,6 +29,11 @@ pub struct Generated {
     /// Tests executed during the search.
     #[serde(default)]
     pub tests_executed: u64,
+    /// The search's execution host: tests that overran the time limit, crashed or retired
+    /// their worker, and the workers started to replace them (each a JVM start, which is
+    /// where a search whose tests keep killing workers loses its time).
+    #[serde(default)]
+    pub search_host: HostStats,
     /// Wall time of the search.
     pub search_seconds: f64,
     /// Wall time of everything.

@@ -62,6 +62,12 @@ pub struct HostConfig {
     pub loop_limit: u32,
     /// Time a test may run before the worker's watchdog aborts and interrupts it.
     pub timeout: Duration,
+    /// Heap bytes a test may allocate in a run without observation (the search's runs)
+    /// before it counts as [`Status::Exhausted`](crate::Status::Exhausted), as one that runs
+    /// out of memory does (0: no limit). Statements do not measure what a call costs: one
+    /// `BitSet.set(Integer.MAX_VALUE)` zeroes 256 MiB, a hundred milliseconds every time the
+    /// test or a descendant of it runs; the search neither keeps nor breeds from such a test.
+    pub allocation_limit: u64,
     /// Extra time after `timeout` before the master kills the worker.
     pub kill_grace: Duration,
     /// Time threads left by a test get to stop after the abort flag and an interrupt.
@@ -112,6 +118,11 @@ pub struct HostConfig {
     pub mutation: Option<ferrosuite_bytecode::instrument::mutation::Config>,
 }
 
+/// [`HostConfig::allocation_limit`]'s default: 64 MiB, an eighth of the workers' default heap
+/// (`-Xmx512m`). A test that allocates that much spends milliseconds zeroing memory where the
+/// search's tests take tenths of one; the code under test's branches hardly ever need it.
+pub const DEFAULT_ALLOCATION_LIMIT: u64 = 64 << 20;
+
 /// The JVM options that make every identity hash code 1. An identity hash otherwise comes
 /// from a per-thread sequence: a test's value would depend on how many hashes the tests before
 /// it in the worker drew, and so on the number of workers.
@@ -133,6 +144,7 @@ impl Default for HostConfig {
             probes: ProbeConfig::default(),
             loop_limit: 10_000,
             timeout: Duration::from_secs(3),
+            allocation_limit: DEFAULT_ALLOCATION_LIMIT,
             kill_grace: Duration::from_secs(2),
             thread_grace: Duration::from_millis(100),
             workers: 1,

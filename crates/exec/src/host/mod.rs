@@ -56,7 +56,10 @@ use ferrosuite_executor::{Executor, Ready, TestStream};
 use crate::protocol::{MethodRanges, ProbeSizes, RequestRef, Setup};
 use crate::result::TestResult;
 
-pub use config::{FIXED_IDENTITY_HASHES, HostConfig, HostStats, WorkerProgram, locate_libjvm};
+pub use config::{
+    DEFAULT_ALLOCATION_LIMIT, FIXED_IDENTITY_HASHES, HostConfig, HostStats, WorkerProgram,
+    locate_libjvm,
+};
 pub use stream::Stream;
 
 use proc::{Proc, start_worker};
@@ -161,6 +164,7 @@ impl Host {
             class_ids: map.class_ids.clone(),
             loop_limit: config.loop_limit,
             timeout_ms: u64::try_from(config.timeout.as_millis()).unwrap_or(u64::MAX),
+            allocation_limit: config.allocation_limit,
             thread_grace_ms: u64::try_from(config.thread_grace.as_millis()).unwrap_or(u64::MAX),
             sandbox: config.sandbox,
             clock_shift_ms: config.clock_shift_ms,

@@ -487,6 +487,7 @@ impl<'a> Executor<'a> {
                 true,
             )?,
             host_heap_recovered: Self::mid(jni, host, "heapRecovered", "()Z", true)?,
+            host_allocated_bytes: Self::mid(jni, host, "allocatedBytes", "()J", true)?,
             thread,
             thread_interrupted: Self::mid(jni, thread, "interrupted", "()Z", true)?,
             abort_error: Self::global_class(jni, "org/ferrosuite/rt/AbortError")?,

@@ -166,6 +166,7 @@ struct Ids {
     host_inspectors: jmethodID,
     host_recoverable: jmethodID,
     host_heap_recovered: jmethodID,
+    host_allocated_bytes: jmethodID,
     thread: jclass,
     thread_interrupted: jmethodID,
     abort_error: jclass,

@@ -73,6 +73,17 @@ impl Executor<'_> {
             r.micros = elapsed_micros(start);
             return (r, Some("out of memory".into()));
         }
+        // The search's runs only: observation allocates on its own (strings of values).
+        let allocation_limit = if observe {
+            0
+        } else {
+            self.setup.allocation_limit
+        };
+        let allocated_before = if allocation_limit > 0 {
+            self.allocated_bytes()
+        } else {
+            -1
+        };
         self.watchdog.start();
         let mut vals: Vec<Val> = Vec::with_capacity(test.len());
         let mut outcomes = Vec::with_capacity(test.len());
@@ -126,6 +137,24 @@ impl Executor<'_> {
                 "time limit of {} ms exceeded",
                 self.setup.timeout_ms
             ));
+        }
+        // Read before the test's leftover threads are stopped: the executor thread's own
+        // allocations, not theirs.
+        if allocation_limit > 0 && !matches!(status, Status::Invalid(_)) {
+            let allocated = if allocated_before >= 0 {
+                self.allocated_bytes().saturating_sub(allocated_before)
+            } else {
+                0
+            };
+            if resource_error.is_some_and(|e| e.out_of_memory) {
+                status = Status::Exhausted("out of memory".into());
+            } else if u64::try_from(allocated).unwrap_or(0) > allocation_limit {
+                status = Status::Exhausted(format!(
+                    "allocated {} MiB, over the limit of {} MiB",
+                    allocated >> 20,
+                    allocation_limit >> 20
+                ));
+            }
         }
         // Threads the test started: abort flag, interrupt, grace; retire if any survive.
         let mut leaked = Vec::new();
@@ -345,6 +374,24 @@ impl Executor<'_> {
             .take(ferrosuite_executor::MAX_FRAMES)
             .map(String::from)
             .collect()
+    }
+
+    /// Heap bytes the executor thread has allocated since it started (`Host.allocatedBytes`);
+    /// -1 when the JVM does not count them or the call fails.
+    fn allocated_bytes(&self) -> i64 {
+        let jni = self.jni;
+        let n = jni.call(
+            self.ids.host,
+            self.ids.host_allocated_bytes,
+            Kind::Long,
+            &[],
+            true,
+        );
+        if jni.exception_pending() {
+            jni.clear_exception();
+            return -1;
+        }
+        raw::integral(Kind::Long, n).unwrap_or(-1)
     }
 
     /// Collects garbage and tells whether at most half of the maximum heap is in use

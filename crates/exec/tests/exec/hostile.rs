@@ -242,6 +242,55 @@ fn a_worker_goes_on_after_errors_it_recovers_from() {
     check("static counter", &r[1]);
 }
 
+/// What a test of the search allocates is counted: past the host's limit it is `Exhausted`,
+/// whatever it returned, as is a test that runs out of memory; a test under the limit, and
+/// any test run with observation (the final runs), keep their status.
+#[test]
+fn a_search_test_that_allocates_past_the_limit_is_exhausted() {
+    let mut c = config(vec![fixtures().clone()], &["hostile/Memory"]);
+    c.allocation_limit = 32 << 20;
+    let mut host = Host::start(c).unwrap();
+    let churn = |mib| {
+        Test::new(vec![
+            Statement::Primitive(Prim::Int(mib)),
+            Statement::method("hostile/Memory", "churn", "(I)I", None, vec![VarRef(0)]),
+        ])
+    };
+    let r = host
+        .run(
+            &[churn(64), churn(4), call("Memory", "huge", "()[J")],
+            false,
+        )
+        .unwrap();
+    assert!(
+        matches!(&r[0].status, Status::Exhausted(m) if m.contains("over the limit of 32 MiB")),
+        "{:?}",
+        r[0].status
+    );
+    assert_eq!(r[0].executed, 2);
+    assert_eq!(r[1].status, Status::Completed);
+    assert!(
+        matches!(&r[2].status, Status::Exhausted(m) if m == "out of memory"),
+        "{:?}",
+        r[2].status
+    );
+    // Dropped by the search, though the worker goes on.
+    assert!(r[0].status.dropped() && !r[0].status.lost_worker() && !r[1].status.dropped());
+    assert_eq!(host.stats().restarts, 0, "{:?}", host.stats());
+    let observed = host.run(&[churn(64)], true).unwrap();
+    assert_eq!(observed[0].status, Status::Completed);
+    assert_eq!(
+        observed[0].observations[1].value,
+        Some(Observed::Integer(64 << 17))
+    );
+    // Without a limit, the search's run is not checked either.
+    let mut c = config(vec![fixtures().clone()], &["hostile/Memory"]);
+    c.allocation_limit = 0;
+    let mut host = Host::start(c).unwrap();
+    let r = host.run(&[churn(64)], false).unwrap();
+    assert_eq!(r[0].status, Status::Completed);
+}
+
 /// Under a deadline, a chunk of tests that each hang (and each cost a worker) is cut short at
 /// the first restart after the deadline: a search's time budget is overrun by one hanging test,
 /// not by a chunk of them.

@@ -172,6 +172,44 @@ public final class Host {
         }
     }
 
+    /**
+     * HotSpot's per-thread allocation counter ({@code com.sun.management.ThreadMXBean}), in a
+     * class of its own: a JVM without it fails only when this class is first used.
+     */
+    private static final class Allocations {
+        static final com.sun.management.ThreadMXBean BEAN = bean();
+
+        private static com.sun.management.ThreadMXBean bean() {
+            java.lang.management.ThreadMXBean b =
+                    java.lang.management.ManagementFactory.getThreadMXBean();
+            if (!(b instanceof com.sun.management.ThreadMXBean)) return null;
+            com.sun.management.ThreadMXBean s = (com.sun.management.ThreadMXBean) b;
+            if (!s.isThreadAllocatedMemorySupported()) return null;
+            s.setThreadAllocatedMemoryEnabled(true);
+            return s;
+        }
+    }
+
+    /** Set once the counter failed: the JVM does not have it. */
+    private static boolean noAllocationCounter;
+
+    /**
+     * Bytes the current thread has allocated on the heap since it started, or -1 when the JVM
+     * does not count them. The worker reads it before and after a test of the search: one that
+     * allocates hundreds of megabytes (a {@code BitSet} with bit {@code Integer.MAX_VALUE} set)
+     * costs the zeroing of all of them each time it runs, whatever its statement count.
+     */
+    public static long allocatedBytes() {
+        if (noAllocationCounter) return -1;
+        try {
+            com.sun.management.ThreadMXBean b = Allocations.BEAN;
+            return b == null ? -1 : b.getThreadAllocatedBytes(Thread.currentThread().getId());
+        } catch (Throwable e) {
+            noAllocationCounter = true;
+            return -1;
+        }
+    }
+
     /** Makes a URL of a class-path entry (a file or directory path). */
     public static java.net.URL[] urls(String[] paths) throws java.net.MalformedURLException {
         java.net.URL[] out = new java.net.URL[paths.length];
