@@ -29,8 +29,8 @@ pub struct Generated {
     /// Tests executed during the search.
     #[serde(default)]
     pub tests_executed: u64,
-    /// The search's execution host: tests that overran the time limit, crashed or retired
-    /// their worker, and the workers started to replace them (each a JVM start, which is
+    /// The search's execution host (the search and its minimisation): tests that overran the
+    /// time limit, crashed or retired their worker, and the workers started to replace them (each a JVM start, which is
     /// where a search whose tests keep killing workers loses its time).
     #[serde(default)]
     pub search_host: HostStats,
