@@ -30,8 +30,9 @@ pub struct Generated {
     #[serde(default)]
     pub tests_executed: u64,
     /// The search's execution host (the search and its minimisation): tests that overran the
-    /// time limit, crashed or retired their worker, and the workers started to replace them (each a JVM start, which is
-    /// where a search whose tests keep killing workers loses its time).
+    /// time limit, crashed or retired their worker, and the workers started to replace them
+    /// (each a JVM start, which is where a search whose tests keep killing workers loses its
+    /// time).
     #[serde(default)]
     pub search_host: HostStats,
     /// Wall time of the search.

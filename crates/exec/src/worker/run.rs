@@ -138,22 +138,21 @@ impl Executor<'_> {
                 self.setup.timeout_ms
             ));
         }
-        // Read before the test's leftover threads are stopped: the executor thread's own
-        // allocations, not theirs.
+        // Read before the host stops leftover threads, which allocates on this thread too.
         if allocation_limit > 0 && !matches!(status, Status::Invalid(_)) {
-            let allocated = if allocated_before >= 0 {
-                self.allocated_bytes().saturating_sub(allocated_before)
-            } else {
-                0
-            };
             if resource_error.is_some_and(|e| e.out_of_memory) {
                 status = Status::Exhausted("out of memory".into());
-            } else if u64::try_from(allocated).unwrap_or(0) > allocation_limit {
-                status = Status::Exhausted(format!(
-                    "allocated {} MiB, over the limit of {} MiB",
-                    allocated >> 20,
-                    allocation_limit >> 20
-                ));
+            } else if allocated_before >= 0 {
+                // A failed second read (-1) gives a negative difference: not over.
+                let allocated =
+                    u64::try_from(self.allocated_bytes() - allocated_before).unwrap_or(0);
+                if allocated > allocation_limit {
+                    status = Status::Exhausted(format!(
+                        "allocated {} MiB, over the limit of {} MiB",
+                        allocated >> 20,
+                        allocation_limit >> 20
+                    ));
+                }
             }
         }
         // Threads the test started: abort flag, interrupt, grace; retire if any survive.
@@ -379,35 +378,25 @@ impl Executor<'_> {
     /// Heap bytes the executor thread has allocated since it started (`Host.allocatedBytes`);
     /// -1 when the JVM does not count them or the call fails.
     fn allocated_bytes(&self) -> i64 {
-        let jni = self.jni;
-        let n = jni.call(
-            self.ids.host,
-            self.ids.host_allocated_bytes,
-            Kind::Long,
-            &[],
-            true,
-        );
-        if jni.exception_pending() {
-            jni.clear_exception();
-            return -1;
-        }
-        raw::integral(Kind::Long, n).unwrap_or(-1)
+        self.call_host(self.ids.host_allocated_bytes, Kind::Long)
+            .and_then(|n| raw::integral(Kind::Long, n))
+            .unwrap_or(-1)
     }
 
     /// Collects garbage and tells whether at most half of the maximum heap is in use
     /// (`Host.heapRecovered`); false when the call itself fails.
     fn heap_recovered(&self) -> bool {
+        self.call_host(self.ids.host_heap_recovered, Kind::Boolean)
+            .is_some_and(raw::boolean)
+    }
+
+    /// Calls a static `Host` method without arguments; `None` when it threw (cleared).
+    fn call_host(&self, m: jni::sys::jmethodID, kind: Kind) -> Option<jvalue> {
         let jni = self.jni;
-        let ok = raw::boolean(jni.call(
-            self.ids.host,
-            self.ids.host_heap_recovered,
-            Kind::Boolean,
-            &[],
-            true,
-        ));
+        let v = jni.call(self.ids.host, m, kind, &[], true);
         let failed = jni.exception_pending();
         jni.clear_exception();
-        ok && !failed
+        (!failed).then_some(v)
     }
 
     pub(super) fn class_name(&self, obj: jobject) -> String {
