@@ -16,7 +16,8 @@
 #   mutations.xml is kept as <class>-<group>.xml, for per-mutant comparisons),
 #   RELEASE (javac --release, default 8), MOCKITO_CP (default
 #   Debian's Mockito), THREADS (PIT's threads, default 1), WORK (scratch directory),
-#   FORMAT=text|json (default text). PIT and the JUnit Platform come from Maven Central
+#   FORMAT=text|json (default text), DONE (a file of earlier json rows: a class and group
+#   with a row there is neither run nor printed again, so a stopped run resumes). PIT and the JUnit Platform come from Maven Central
 #   (scripts/pit/pom.xml and scripts/pit/old/pom.xml, through `mvn dependency:build-classpath`).
 # Prints one line per class and mutator group:
 #   text: CLASS MUTATORS killed K/T (P %) survived S no_coverage N timed_out O tests N
@@ -63,6 +64,16 @@ fi
 status=0
 IFS=',' read -r -a groups <<< "$MUTATORS"
 for class in "${classes[@]}"; do
+  # A class and group already in DONE are skipped; a class with none left is not compiled.
+  todo_groups=()
+  for group in "${groups[@]}"; do
+    if [ -n "${DONE:-}" ] && [ -f "$DONE" ] \
+        && grep -qF "\"class\":\"$class\",\"mutators\":\"$group\"," "$DONE"; then
+      continue
+    fi
+    todo_groups+=("$group")
+  done
+  [ ${#todo_groups[@]} -gt 0 ] || continue
   tests=${TESTS:-${class}Test}
   read -r -a test_list <<< "$tests"
   test_srcs=()
@@ -76,7 +87,7 @@ for class in "${classes[@]}"; do
       -cp "$cp:$(junit_of pit):$mockito_cp" "${test_srcs[@]}" > "$work/$tag/javac.txt" 2>&1; then
     compiled=false
   fi
-  for group in "${groups[@]}"; do
+  for group in "${todo_groups[@]}"; do
     killed=0; total=0; survived=0; nocov=0; timed=0
     if $compiled; then
       report=$work/$tag/pit-$group

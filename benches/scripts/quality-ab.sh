@@ -18,7 +18,8 @@
 # and suite-quality.py, minutes), "mutation" (PIT, most of the time) and "rerun", which can be
 # named one by one. Writes OUT/<mode>-<seed>/ (generate's output and report, coverage.jsonl,
 # quality.jsonl, mutation.jsonl, rerun.txt) and OUT/summary.md. Resumable: a step whose file
-# is there is skipped (each is written under another name and renamed when complete).
+# is there is skipped (each is written under another name and renamed when complete), and PIT
+# resumes at the first class and group its stopped run had not finished.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -103,8 +104,9 @@ for seed in "${seeds[@]}"; do
             finish "$dir/coverage"
         fi
         if [[ " ${todo[*]} " == *" mutation "* ]]; then
-            WORK=$dir/work-mutation THREADS=2 FORMAT=json scripts/mutation.sh "$cp" "$dir" "${classes[@]}" \
-                > "$dir/mutation.tmp" 2>/dev/null || true
+            # Appends to the rows of a stopped run and skips the classes and groups they hold.
+            DONE=$dir/mutation.tmp WORK=$dir/work-mutation THREADS=2 FORMAT=json \
+                scripts/mutation.sh "$cp" "$dir" "${classes[@]}" >> "$dir/mutation.tmp" 2>/dev/null || true
             rm -rf "$dir/work-mutation"
             finish "$dir/mutation"
         fi
@@ -122,6 +124,15 @@ for seed in "${seeds[@]}"; do
             -jar "$J/junit-platform-console-standalone.jar" --disable-banner --details=none \
             --disable-ansi-colors --reports-dir "$rr/report" -cp "$rr/classes:$cp:$mock_cp:$runtime" --scan-classpath "$rr/classes") \
             > "$dir/rerun.tmp" 2>&1 || true
+        # The console prints no summary when every test passed: the counts of the XML reports
+        # (one per engine), summed, end the file, which is kept where the reports are not.
+        for x in "$rr"/report/TEST-*.xml; do
+            [ -f "$x" ] && grep -o '<testsuite [^>]*>' "$x" | head -1
+        done | awk '{ for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) {
+                          k = kv[1]; v = kv[2]; gsub(/[^0-9]/, "", v)
+                          if (k == "tests" || k == "failures" || k == "errors" || k == "skipped") n[k] += v } }
+                    END { printf "counts: tests %d failures %d errors %d skipped %d\n",
+                          n["tests"], n["failures"], n["errors"], n["skipped"] }' >> "$dir/rerun.tmp"
         mv "$dir/rerun.tmp" "$dir/rerun.txt"
     done
 done

@@ -68,6 +68,9 @@ def rerun(d):
         kept = dict(re.findall(r"'(tests|failures|errors|skipped)': '(\d+)'", line))
         if "tests" in kept:
             return {k: int(v) for k, v in kept.items()}
+        # The same counts as quality-ab.sh writes them at the end of rerun.txt.
+        if line.startswith("counts: "):
+            return {k: int(v) for k, v in re.findall(r"(tests|failures|errors|skipped) (\d+)", line)}
         g = re.search(r"(\d+) tests (successful|failed|aborted)", line)
         if g:
             found[g.group(2)] = int(g.group(1))
