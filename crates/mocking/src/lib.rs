@@ -12,7 +12,8 @@
 //! for what they could not reach (the paper's best configuration). A type is mockable when
 //! tests can name it, it is not `final`, and it is not one of the JDK's value types
 //! ([`never_mocked`]: strings, boxes, `Object`, collections and maps, for which real ones
-//! serve better).
+//! serve better) or a class the VM needs constructed (class loaders and threads: a mock loader
+//! given to `Class.forName` aborts the JVM).
 //!
 //! ```
 //! use ferrosuite_mocking::{Config, never_mocked};
@@ -143,8 +144,29 @@ const NEVER_MOCKED: &[&str] = &[
     "java/util/Random",
 ];
 
+/// JDK classes whose constructor registers the object with the virtual machine. A mock skips
+/// the constructor, and the VM trusts what it would have set: `Class.forName(name, true,
+/// mock(ClassLoader.class))` fails the JVM's guarantee that every loader has an unnamed
+/// module and aborts it, a worker in the search and the whole test run under Maven.
+const VM_BOUND: &[&str] = &[
+    "java/lang/ClassLoader",
+    "java/security/SecureClassLoader",
+    "java/net/URLClassLoader",
+    "java/lang/Thread",
+    "java/lang/ThreadGroup",
+];
+
+/// Whether a mock of this class (an internal name) could abort the JVM: one of [`VM_BOUND`],
+/// the class loaders and threads the VM needs constructed. Nothing mocks these, neither the
+/// search nor carving.
+#[must_use]
+pub fn vm_bound(class: &str) -> bool {
+    VM_BOUND.contains(&class)
+}
+
 /// Whether the search never mocks this type (an internal name): the JDK's value and collection
-/// types ([`NEVER_MOCKED`]), boxed primitives, and every `java.util` collection or map class.
+/// types ([`NEVER_MOCKED`]), boxed primitives, every `java.util` collection or map class, and
+/// the classes the VM needs constructed ([`VM_BOUND`]: class loaders, threads).
 #[must_use]
 pub fn never_mocked(class: &str) -> bool {
     const BOXES: &[&str] = &[
@@ -158,7 +180,7 @@ pub fn never_mocked(class: &str) -> bool {
         "Double",
         "Void",
     ];
-    if NEVER_MOCKED.contains(&class) {
+    if NEVER_MOCKED.contains(&class) || vm_bound(class) {
         return true;
     }
     if let Some(simple) = class.strip_prefix("java/lang/") {
@@ -211,9 +233,13 @@ mod tests {
             "java/util/ArrayList",
             "java/util/HashMap",
             "java/lang/Object",
+            "java/lang/ClassLoader",
+            "java/net/URLClassLoader",
+            "java/lang/Thread",
         ] {
             assert!(never_mocked(c), "{c}");
         }
+        assert!(vm_bound("java/lang/ClassLoader") && !vm_bound("java/lang/Runnable"));
         for c in [
             "java/lang/Runnable",
             "java/lang/reflect/Type",

@@ -171,7 +171,7 @@ impl Default for HostConfig {
 }
 
 /// Counters of a host's work.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostStats {
     /// Tests executed (including lost ones).
     pub tests: u64,
@@ -185,6 +185,10 @@ pub struct HostStats {
     pub restarts: u64,
     /// Workers that retired after a test.
     pub retirements: u64,
+    /// Why the first worker that died did (its exit status, the JVM's fatal error when it
+    /// aborted, the end of its standard error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_crash: Option<String>,
 }
 
 impl HostStats {
@@ -195,6 +199,9 @@ impl HostStats {
         self.crashes += o.crashes;
         self.restarts += o.restarts;
         self.retirements += o.retirements;
+        if self.first_crash.is_none() {
+            self.first_crash.clone_from(&o.first_crash);
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -20,6 +20,8 @@ pub(super) struct Proc {
     pub(super) child: Child,
     /// When it was started: its attach socket is no older.
     started: std::time::SystemTime,
+    /// Its working directory, where the JVM writes its fatal error log.
+    workdir: PathBuf,
     stdin: BufWriter<ChildStdin>,
     /// Bytes the pipe to the worker holds (0 when unknown).
     pub(super) pipe_capacity: usize,
@@ -115,6 +117,7 @@ impl Proc {
         Ok(Proc {
             child,
             started,
+            workdir: workdir.to_path_buf(),
             stdin,
             pipe_capacity,
             rx,
@@ -183,7 +186,28 @@ impl Proc {
         if let Some(t) = self.stderr_thread.take() {
             let _ = t.join();
         }
-        (status, self.stderr_text())
+        let mut err = self.stderr_text();
+        if let Some(fatal) = self.take_fatal_error() {
+            err = if err.is_empty() {
+                fatal
+            } else {
+                format!("{fatal} | {err}")
+            };
+        }
+        (status, err)
+    }
+
+    /// What the JVM's fatal error log says went wrong, when the JVM aborted: the report goes
+    /// to standard output (`/dev/null` in a worker) and to `hs_err_pid<pid>.log` in the working
+    /// directory, which is read here and removed.
+    fn take_fatal_error(&self) -> Option<String> {
+        let path = self
+            .workdir
+            .join(format!("hs_err_pid{}.log", self.child.id()));
+        let text = std::fs::read(&path).ok()?;
+        let _ = std::fs::remove_file(&path);
+        let head = String::from_utf8_lossy(&text[..text.len().min(8 << 10)]).into_owned();
+        Some(fatal_summary(&head))
     }
 
     fn stderr_text(&self) -> String {
@@ -272,5 +296,78 @@ pub(super) fn start_worker(
                 ),
             })
         }
+    }
+}
+
+/// The JVM's own words from the head of a fatal error log: the lines of its first `#` block
+/// that say what failed (`Internal Error (…)`, `SIGSEGV (0xb) at pc=…`, the failed guarantee)
+/// and the problematic frame. For example
+///
+/// ```text
+/// #  Internal Error (moduleEntry.cpp:273), pid=10873, tid=10874
+/// #  guarantee(java_lang_Module::is_instance(module)) failed: The unnamed module …
+/// ```
+///
+/// becomes `JVM fatal error: Internal Error (moduleEntry.cpp:273), pid=10873, tid=10874 |
+/// guarantee(…) failed: The unnamed module …`.
+fn fatal_summary(head: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut lines = head.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with("# JRE version") || line.starts_with("# Java VM") {
+            continue;
+        }
+        if line.starts_with("# Problematic frame") {
+            if let Some(frame) = lines.next() {
+                parts.push(frame.trim_start_matches('#').trim());
+            }
+            break;
+        }
+        // The facts are indented by two spaces after the '#'; the rest is boilerplate.
+        if let Some(fact) = line.strip_prefix("#  ") {
+            let fact = fact.trim();
+            if !fact.is_empty() {
+                parts.push(fact);
+            }
+        }
+        if !line.starts_with('#') && !parts.is_empty() {
+            break;
+        }
+    }
+    if parts.is_empty() {
+        "JVM fatal error (see its hs_err log)".into()
+    } else {
+        format!("JVM fatal error: {}", parts.join(" | "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fatal_summary;
+
+    #[test]
+    fn a_fatal_error_log_is_summarised_by_its_facts_and_frame() {
+        let head = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n\
+#  Internal Error (moduleEntry.cpp:273), pid=1, tid=2\n\
+#  guarantee(java_lang_Module::is_instance(module)) failed: The unnamed module\n#\n\
+# JRE version: OpenJDK Runtime Environment (17.0.15+6)\n# Java VM: OpenJDK 64-Bit Server VM\n\
+# Problematic frame:\n# V  [libjvm.so+0xbd3cbd]  ModuleEntry::create_unnamed_module+0x22d\n#\n\
+# If you would like to submit a bug report, please visit:\n#   https://bugs.debian.org/\n";
+        assert_eq!(
+            fatal_summary(head),
+            "JVM fatal error: Internal Error (moduleEntry.cpp:273), pid=1, tid=2 | \
+guarantee(java_lang_Module::is_instance(module)) failed: The unnamed module | \
+V  [libjvm.so+0xbd3cbd]  ModuleEntry::create_unnamed_module+0x22d"
+        );
+        let segv = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n\
+#  SIGSEGV (0xb) at pc=0x00007f, pid=7, tid=8\n#\n# Problematic frame:\n# C  [libc.so.6+0x1]\n";
+        assert_eq!(
+            fatal_summary(segv),
+            "JVM fatal error: SIGSEGV (0xb) at pc=0x00007f, pid=7, tid=8 | C  [libc.so.6+0x1]"
+        );
+        assert_eq!(
+            fatal_summary("garbage"),
+            "JVM fatal error (see its hs_err log)"
+        );
     }
 }

@@ -440,13 +440,15 @@ fn slot_loop(
                 let (status, err) = p.finish();
                 slot.stats.tests += 1;
                 slot.stats.crashes += 1;
-                front
-                    .results
-                    .push(TestResult::lost(Status::Crashed(if err.is_empty() {
-                        format!("worker exited ({status})")
-                    } else {
-                        format!("worker exited ({status}): {err}")
-                    })));
+                let why = if err.is_empty() {
+                    format!("worker exited ({status})")
+                } else {
+                    format!("worker exited ({status}): {err}")
+                };
+                if slot.stats.first_crash.is_none() {
+                    slot.stats.first_crash = Some(why.clone());
+                }
+                front.results.push(TestResult::lost(Status::Crashed(why)));
                 None
             }
             Outcome::Hung => {

@@ -212,6 +212,8 @@ fn serve(setup: &Setup, input: &mut impl std::io::Read, output: &Output) -> u8 {
         // VM messages (start-up errors, crash reports) to standard error, which the master reads.
         "-XX:+DisplayVMOutputToStderr".to_string(),
         "-XX:-UsePerfData".to_string(),
+        // A JVM that aborts leaves its report, not a core file of the whole heap.
+        "-XX:-CreateCoredumpOnCrash".to_string(),
         "-Djava.awt.headless=true".to_string(),
         format!(
             "-Djava.class.path={}",

@@ -251,3 +251,37 @@ fn objects_without_getters_are_inspected_through_private_fields_when_asked() {
         "{r:?}"
     );
 }
+
+/// A mock class loader skips the constructor that gives a loader its unnamed module, and
+/// HotSpot aborts when `Class.forName` meets it (the search never mocks class loaders for this
+/// reason). The worker's death is one crashed test whose reason is the JVM's own, and the next
+/// test runs in a new worker.
+#[test]
+fn a_jvm_that_aborts_is_a_crash_with_its_fatal_error() {
+    let mut host = mock_host();
+    let abort = Test::new(vec![
+        mock("java/lang/ClassLoader", vec![]),
+        Statement::Primitive(Prim::String("p.Missing".into())),
+        Statement::Primitive(Prim::Boolean(true)),
+        Statement::method(
+            "java/lang/Class",
+            "forName",
+            "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;",
+            None,
+            vec![VarRef(1), VarRef(2), VarRef(0)],
+        ),
+    ]);
+    let after = Test::new(vec![mock("mocking/Sensor", vec![]), meter(0), level(1)]);
+    let results = host.run(&[abort, after], true).unwrap();
+    let Status::Crashed(why) = &results[0].status else {
+        panic!("{:?}", results[0].status);
+    };
+    assert!(
+        why.contains("JVM fatal error") && why.contains("unnamed module"),
+        "{why}"
+    );
+    assert_eq!(results[1].status, Status::Completed, "{:?}", results[1]);
+    let stats = host.stats();
+    assert_eq!(stats.crashes, 1, "{stats:?}");
+    assert_eq!(stats.first_crash.as_deref(), Some(why.as_str()));
+}
