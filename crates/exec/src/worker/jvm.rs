@@ -613,6 +613,8 @@ impl<'a> Executor<'a> {
             full_reset: true,
             resource_error: Cell::new(None),
             survived: 0,
+            class_status: super::jvmti::ClassStatus::new(vm.get_raw()),
+            erroneous: 0,
             mock_ids: None,
             test_mocks: Vec::new(),
             mutants,
@@ -647,6 +649,13 @@ impl<'a> Executor<'a> {
             raw::reference(jni.call(ex.ids.host, ex.ids.host_threads, Kind::Object, &[], true));
         jni.clear_exception();
         ex.baseline_threads = jni.global(threads);
+        // Classes the start left erroneous (a failed initialiser above) are not a test's doing.
+        let counted = ex.class_status.as_ref().map(|c| c.erroneous(&jni));
+        match counted {
+            Some(Some(n)) => ex.erroneous = n,
+            Some(None) => ex.class_status = None,
+            None => {}
+        }
         Ok((
             ex,
             Reply::Ready {

@@ -30,11 +30,14 @@
 //! costs an unwound stack or a collection instead of a JVM start. The stack trace is a partial
 //! witness (the JVM gives only its first few out-of-memory errors one, and a stack overflow's
 //! trace holds only the innermost frames), and an error thrown while some class's static
-//! initialiser ran leaves that class erroneous for later tests; so a worker goes on after at
-//! most `MAX_SURVIVALS` such errors and then makes way for a fresh one.
+//! initialiser ran leaves that class erroneous for later tests; so the worker also asks the
+//! JVM, through JVMTI, how many loaded classes are erroneous, and goes on only when that count
+//! did not grow (see `jvmti`), at most `MAX_SURVIVALS` (1,024) times. A JVM without JVMTI
+//! leaves the trace as the only witness, and the worker goes on at most 16 times.
 #![allow(unsafe_code)]
 
 mod jvm;
+mod jvmti;
 mod mocks;
 mod mutants;
 mod observe;
@@ -68,9 +71,13 @@ use resolve::{FieldInfo, Members, MethodInfo};
 use run::ResourceError;
 use watchdog::Watchdog;
 
-/// Stack size of the executor thread (deep but finite recursion in the code under test must
-/// end in a `StackOverflowError`, not a crash).
-const EXECUTOR_STACK: usize = 16 << 20;
+/// Stack size of the executor thread: twice the JVM's default thread stack (1 MiB on 64-bit
+/// Linux, what JUnit's thread under Maven or Gradle gets), for the probes' larger frames. Deep
+/// but finite recursion ends in a `StackOverflowError`, not a crash; a recursion without end
+/// costs the time to fill and unwind the stack, which grows with its size (50–100 ms at
+/// 16 MiB, a tenth of that here), and a search that keeps building a self-containing
+/// collection meets hundreds of them.
+const EXECUTOR_STACK: usize = 2 << 20;
 
 /// Runs the worker: reads the protocol from standard input, writes it to standard output.
 /// This is the whole `main` of `ferrosuite-worker` (and of `ferrosuite __worker`).
@@ -303,6 +310,10 @@ struct Executor<'a> {
     resource_error: Cell<Option<ResourceError>>,
     /// Such errors this worker went on after.
     survived: u32,
+    /// The JVM's count of erroneous classes, when it gives one (see `jvmti`).
+    class_status: Option<jvmti::ClassStatus>,
+    /// Erroneous classes at the last count.
+    erroneous: usize,
     /// `org.ferrosuite.rt.Mocks` and its methods, resolved at the first mock.
     mock_ids: Option<mocks::MockIds>,
     /// The mocks the running test made (local refs).

@@ -18,10 +18,16 @@ pub(super) struct ResourceError {
     out_of_memory: bool,
 }
 
-/// How many `StackOverflowError`s and `OutOfMemoryError`s one worker goes on after (see the
-/// `worker` module's documentation): it bounds how long a class left erroneous by an error
-/// whose stack trace did not show it can skew results.
-const MAX_SURVIVALS: u32 = 16;
+/// How many `StackOverflowError`s and `OutOfMemoryError`s one worker goes on after when the
+/// JVM counts its erroneous classes (see the `jvmti` module): each survival is checked, and
+/// the bound only limits what a JVM might keep of many unwound errors (compiled code, a
+/// fragmented heap).
+const MAX_SURVIVALS: u32 = 1024;
+
+/// The same when the JVM does not count them (see the `worker` module's documentation): it
+/// bounds how long a class left erroneous by an error whose stack trace did not show it can
+/// skew results.
+const MAX_SURVIVALS_UNCHECKED: u32 = 16;
 
 /// A value held during a test.
 #[derive(Clone, Copy)]
@@ -222,10 +228,16 @@ impl Executor<'_> {
         // keeps building a collection that contains itself, whose `hashCode` recurses without
         // end, or trying huge sizes, would otherwise restart the worker at every such test).
         if let Some(e) = resource_error {
+            let limit = if self.class_status.is_some() {
+                MAX_SURVIVALS
+            } else {
+                MAX_SURVIVALS_UNCHECKED
+            };
             if e.recoverable
                 && leaked.is_empty()
-                && self.survived < MAX_SURVIVALS
+                && self.survived < limit
                 && (!e.out_of_memory || self.heap_recovered())
+                && self.no_class_failed()
             {
                 self.survived += 1;
                 retire = None;
@@ -385,6 +397,22 @@ impl Executor<'_> {
 
     /// Collects garbage and tells whether at most half of the maximum heap is in use
     /// (`Host.heapRecovered`); false when the call itself fails.
+    /// Whether no class became erroneous since the last count (true when the JVM does not
+    /// count them: the survival limit is then the guard). A count that fails stops the
+    /// counting for this worker.
+    fn no_class_failed(&mut self) -> bool {
+        let Some(status) = &self.class_status else {
+            return true;
+        };
+        if let Some(n) = status.erroneous(&self.jni) {
+            let before = std::mem::replace(&mut self.erroneous, n);
+            n <= before
+        } else {
+            self.class_status = None;
+            self.survived < MAX_SURVIVALS_UNCHECKED
+        }
+    }
+
     fn heap_recovered(&self) -> bool {
         self.call_host(self.ids.host_heap_recovered, Kind::Boolean)
             .is_some_and(raw::boolean)
