@@ -395,8 +395,6 @@ impl Executor<'_> {
             .unwrap_or(-1)
     }
 
-    /// Collects garbage and tells whether at most half of the maximum heap is in use
-    /// (`Host.heapRecovered`); false when the call itself fails.
     /// Whether no class became erroneous since the last count (true when the JVM does not
     /// count them: the survival limit is then the guard). A count that fails stops the
     /// counting for this worker.
@@ -413,6 +411,8 @@ impl Executor<'_> {
         }
     }
 
+    /// Collects garbage and tells whether at most half of the maximum heap is in use
+    /// (`Host.heapRecovered`); false when the call itself fails.
     fn heap_recovered(&self) -> bool {
         self.call_host(self.ids.host_heap_recovered, Kind::Boolean)
             .is_some_and(raw::boolean)
