@@ -581,6 +581,17 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
     )?;
     let goals = eval.into_goals();
     let search_host = host.stats();
+    if search_host.crashes > 0 {
+        // Each costs a JVM start: a class whose tests keep killing the JVM is searched slowly.
+        notes.push(format!(
+            "{} search test(s) ended their worker's JVM; the first: {}",
+            search_host.crashes,
+            search_host
+                .first_crash
+                .as_deref()
+                .unwrap_or("no reason given")
+        ));
+    }
     let branch: Vec<_> = goals.goals_of(names::BRANCH).map(|g| g.id).collect();
     let branches_covered = branch.iter().filter(|g| result.covered.contains(g)).count();
     let mut out = Generated {
