@@ -312,7 +312,7 @@ pub(super) fn start_worker(
 /// guarantee(…) failed: The unnamed module …`.
 fn fatal_summary(head: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
-    let mut lines = head.lines().peekable();
+    let mut lines = head.lines();
     while let Some(line) = lines.next() {
         if line.starts_with("# JRE version") || line.starts_with("# Java VM") {
             continue;

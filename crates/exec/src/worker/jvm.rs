@@ -649,13 +649,9 @@ impl<'a> Executor<'a> {
             raw::reference(jni.call(ex.ids.host, ex.ids.host_threads, Kind::Object, &[], true));
         jni.clear_exception();
         ex.baseline_threads = jni.global(threads);
-        // Classes the start left erroneous (a failed initialiser above) are not a test's doing.
-        let counted = ex.class_status.as_ref().map(|c| c.erroneous(&jni));
-        match counted {
-            Some(Some(n)) => ex.erroneous = n,
-            Some(None) => ex.class_status = None,
-            None => {}
-        }
+        // Classes the start left erroneous (a failed initialiser above) are not a test's doing:
+        // they are the count the first check compares with.
+        ex.recount_erroneous();
         Ok((
             ex,
             Reply::Ready {

@@ -237,7 +237,7 @@ impl Executor<'_> {
                 && leaked.is_empty()
                 && self.survived < limit
                 && (!e.out_of_memory || self.heap_recovered())
-                && self.no_class_failed()
+                && self.recount_erroneous()
             {
                 self.survived += 1;
                 retire = None;
@@ -395,10 +395,10 @@ impl Executor<'_> {
             .unwrap_or(-1)
     }
 
-    /// Whether no class became erroneous since the last count (true when the JVM does not
-    /// count them: the survival limit is then the guard). A count that fails stops the
-    /// counting for this worker.
-    fn no_class_failed(&mut self) -> bool {
+    /// Counts the erroneous classes again; whether no class became erroneous since the last
+    /// count (true when the JVM does not count them: the survival limit is then the guard). A
+    /// count that fails stops the counting for this worker.
+    pub(super) fn recount_erroneous(&mut self) -> bool {
         let Some(status) = &self.class_status else {
             return true;
         };
