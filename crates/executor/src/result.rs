@@ -384,7 +384,8 @@ pub struct TestResult {
     pub outcomes: Vec<Outcome>,
     /// One observation per executed statement (empty unless observation was asked for).
     pub observations: Vec<Observation>,
-    /// Number of statements executed (including one that threw).
+    /// Number of statements executed (including one that threw); a test of the search that
+    /// allocated past the host's limit is charged all its statements, wherever it was stopped.
     pub executed: u32,
     /// Probe data.
     pub probes: ProbeSnapshot,

@@ -67,6 +67,8 @@ pub struct HostConfig {
     /// out of memory does (0: no limit). Statements do not measure what a call costs: one
     /// `BitSet.set(Integer.MAX_VALUE)` zeroes 256 MiB, a hundred milliseconds every time the
     /// test or a descendant of it runs; the search neither keeps nor breeds from such a test.
+    /// The worker's watchdog reads the counter while the test runs and stops it as soon as it
+    /// is past the limit, as it stops a test past its time limit.
     pub allocation_limit: u64,
     /// Extra time after `timeout` before the master kills the worker.
     pub kill_grace: Duration,

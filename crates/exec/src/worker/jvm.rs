@@ -16,6 +16,7 @@ use ferrosuite_runtime as runtime;
 use jni::sys::{JNIEnv, jclass, jfieldID, jlong, jmethodID, jobject, jvalue};
 
 use super::mutants::MutantIds;
+use super::watchdog::AllocationCounter;
 use super::{Executor, Ids, Members, Output, Watchdog, cstring};
 use crate::protocol::{InitFailure, Reply, Setup};
 use crate::raw::{self, Jni, Kind};
@@ -554,6 +555,22 @@ impl<'a> Executor<'a> {
             None
         };
         let interrupt = Self::mid(jni, thread, "interrupt", "()V", false)?;
+        // The search's tests past the allocation limit are stopped while they run, not only
+        // found out after it.
+        let counter = if setup.allocation_limit > 0 {
+            Some(AllocationCounter {
+                host: ids.host,
+                method: Self::mid(
+                    jni,
+                    ids.host,
+                    "allocatedBytes",
+                    "(Ljava/lang/Thread;)J",
+                    true,
+                )?,
+            })
+        } else {
+            None
+        };
         let watchdog = Watchdog::spawn(
             vm,
             Arc::clone(output),
@@ -562,6 +579,8 @@ impl<'a> Executor<'a> {
             f_abort,
             me,
             interrupt,
+            counter,
+            setup.allocation_limit,
         );
         let java_version = {
             let system = Self::global_class(jni, "java/lang/System")?;
@@ -623,7 +642,7 @@ impl<'a> Executor<'a> {
         // Initialise the classes under test, under the watchdog.
         ex.call_void_static(ex.ids.probe, ex.ids.probe_reset);
         let mut init_failures = Vec::new();
-        ex.watchdog.start();
+        ex.watchdog.start(None, 0);
         for name in &setup.initialize {
             if let Err(error) = ex.load(name, true) {
                 init_failures.push(InitFailure {
@@ -632,7 +651,7 @@ impl<'a> Executor<'a> {
                 });
             }
         }
-        let fired = ex.watchdog.end();
+        let fired = ex.watchdog.end().is_some();
         if fired {
             init_failures.push(InitFailure {
                 class: setup.initialize.join(", "),

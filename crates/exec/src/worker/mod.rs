@@ -18,9 +18,9 @@
 //! entered read and cleared (the probe arrays span every instrumented class; a test that calls
 //! `Stack.push` reads a few slots, not thousands), statics of the classes whose statics were
 //! written reset; the result goes into a buffer flushed in bursts. A watchdog thread sets the
-//! abort flag and
-//! interrupts the executor when a test overruns; the master kills the process if that does not
-//! help. After a test that leaves threads running, or hits a `StackOverflowError` or an
+//! abort flag and interrupts the executor when a test overruns its time, or (a test of the
+//! search) allocates past the allocation limit, which it reads every 10 ms while the test runs;
+//! the worker ends itself, and the master kills it, if that does not help. After a test that leaves threads running, or hits a `StackOverflowError` or an
 //! `OutOfMemoryError` the worker cannot shrug off, the worker sends `Retire` and exits, and the
 //! master starts a fresh one. Such an error is shrugged off when no static initialiser was
 //! running when it was thrown (as far as its stack trace tells) and, for an

@@ -285,7 +285,7 @@ impl Executor<'_> {
         self.jni
             .set_field(probe, limit_field, Kind::Int, jvalue { i: 0 }, true);
         self.call_void_static(probe, self.ids.probe_reset);
-        self.watchdog.start();
+        self.watchdog.start(None, 0);
         let mut failed = None;
         let mut done = Vec::new();
         for (_, id) in ids {
@@ -317,7 +317,7 @@ impl Executor<'_> {
                 done.push(name);
             }
         }
-        if self.watchdog.end() && failed.is_none() {
+        if self.watchdog.end().is_some() && failed.is_none() {
             failed = Some("a static reset overran the time limit".into());
         }
         self.jni

@@ -7,6 +7,7 @@ use ferrosuite_testcase::statement::{Prim, Statement, Test};
 use jni::sys::{jclass, jobject, jsize, jvalue};
 
 use super::Executor;
+use super::watchdog::Fired;
 use crate::raw::{self, Kind};
 use crate::result::{MAX_STRING, Observation, Outcome, Status, TestResult, ThrowKind, Thrown};
 
@@ -90,7 +91,10 @@ impl Executor<'_> {
         } else {
             -1
         };
-        self.watchdog.start();
+        let allocation_cap = (allocation_limit > 0 && allocated_before >= 0)
+            .then(|| allocated_before.saturating_add_unsigned(allocation_limit));
+        let length = u32::try_from(test.len()).unwrap_or(u32::MAX);
+        self.watchdog.start(allocation_cap, length);
         let mut vals: Vec<Val> = Vec::with_capacity(test.len());
         let mut outcomes = Vec::with_capacity(test.len());
         let mut observations = Vec::new();
@@ -138,21 +142,27 @@ impl Executor<'_> {
             }
         }
         let fired = self.watchdog.end();
-        if fired && !matches!(status, Status::Invalid(_)) {
+        if fired == Some(Fired::Time) && !matches!(status, Status::Invalid(_)) {
             status = Status::Aborted(format!(
                 "time limit of {} ms exceeded",
                 self.setup.timeout_ms
             ));
         }
+        // Whether the test allocated past the limit: it is charged all its statements, since
+        // where the watchdog stopped it depends on the machine's speed, and what the search's
+        // statement budget counts must not.
+        let mut over_allocation = false;
         // Read before the host stops leftover threads, which allocates on this thread too.
         if allocation_limit > 0 && !matches!(status, Status::Invalid(_)) {
             if resource_error.is_some_and(|e| e.out_of_memory) {
                 status = Status::Exhausted("out of memory".into());
             } else if allocated_before >= 0 {
-                // A failed second read (-1) gives a negative difference: not over.
+                // A failed second read (-1) gives a negative difference: not over, unless the
+                // watchdog saw it over while the test ran.
                 let allocated =
                     u64::try_from(self.allocated_bytes() - allocated_before).unwrap_or(0);
-                if allocated > allocation_limit {
+                if allocated > allocation_limit || fired == Some(Fired::Allocation) {
+                    over_allocation = true;
                     status = Status::Exhausted(format!(
                         "allocated {} MiB, over the limit of {} MiB",
                         allocated >> 20,
@@ -248,7 +258,11 @@ impl Executor<'_> {
             // next test expects.
             retire = retire.or(Some(why));
         }
-        let executed = outcomes.len() as u32;
+        let executed = if over_allocation {
+            length
+        } else {
+            outcomes.len() as u32
+        };
         let (reads_environment, resources) = self.environment_read();
         (
             TestResult {

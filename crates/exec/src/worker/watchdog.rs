@@ -1,4 +1,5 @@
-//! The worker's watchdog: aborts a test that overruns its time limit, or ends the worker.
+//! The worker's watchdog: aborts a test that overruns its time or allocation limit, or ends
+//! the worker.
 
 use std::io::Write;
 use std::sync::mpsc;
@@ -17,6 +18,29 @@ struct Shared(jobject);
 // SAFETY: global references may be used from any attached thread.
 unsafe impl Send for Shared {}
 
+/// Why the watchdog stopped a test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Fired {
+    /// It ran past its time limit.
+    #[default]
+    Time,
+    /// The executor thread allocated past the test's cap while it ran.
+    Allocation,
+}
+
+/// What the watchdog needs to read the executor thread's allocation counter: `Host`'s static
+/// `allocatedBytes(Thread)J`.
+pub(super) struct AllocationCounter {
+    pub(super) host: jclass,
+    pub(super) method: jmethodID,
+}
+
+/// How often the allocation counter of a running test is read. A loop that allocates a
+/// gigabyte a second passes a 64 MiB limit by at most a few dozen megabytes before it is
+/// stopped, where the check after the test let it run to the time limit; each read is a JNI
+/// call of a few microseconds, and only tests that run this long are read at all.
+const POLL: Duration = Duration::from_millis(10);
+
 /// What the executor and its watchdog share (behind one mutex that is only contended when the
 /// watchdog fires).
 #[derive(Default)]
@@ -27,6 +51,16 @@ struct WatchState {
     deadline: Option<Instant>,
     /// The last test the watchdog fired for.
     fired: u64,
+    /// Why it fired for it.
+    fired_for: Fired,
+    /// The executor thread's allocation counter past which the running test is stopped
+    /// (`None`: its allocations are not watched).
+    allocation_cap: Option<i64>,
+    /// When the running test's allocation counter is read next.
+    next_poll: Option<Instant>,
+    /// The running test's statement count: what a test stopped for its allocations is
+    /// charged (see `Executor::run_test`).
+    statements: u32,
     /// Set when the executor goes away.
     stop: bool,
     /// After firing: when to give the test up (report it, retire, exit) if it has not ended.
@@ -37,22 +71,98 @@ struct WatchState {
 /// interrupt before the watchdog reports it as timed out and ends the worker process.
 const HANG_GRACE: Duration = Duration::from_millis(500);
 
-/// The executor's watchdog: after `timeout` it sets `Probe.abort` and interrupts the
-/// executor thread; if the test still runs [`HANG_GRACE`] later (a loop in code without
-/// probes), it sends a timed-out result and `Retire` and ends the process.
+/// The executor's watchdog: after `timeout`, or as soon as the executor thread has allocated
+/// past the test's cap (read every [`POLL`] while a test of the search runs), it sets
+/// `Probe.abort` and interrupts the executor thread; if the test still runs [`HANG_GRACE`]
+/// later (a loop in code without probes), it sends a timed-out (or exhausted) result and
+/// `Retire` and ends the process.
 ///
 /// Starting and ending a test only write the shared state: the watchdog thread is not woken
-/// per test. It sleeps until the running test's deadline, or for `timeout` when no test runs;
-/// a test that starts during that idle sleep has a deadline no earlier than the sleep's end, so
-/// the watchdog is never late by more than the scheduler's delay. Firing happens under the
-/// lock, so it can never hit the next test.
+/// per test. It sleeps until the running test's deadline or next allocation read, or when no
+/// test runs for `timeout` (for [`POLL`] when allocations are watched); a test that starts
+/// during that idle sleep has a deadline no earlier than the sleep's end, so the watchdog is
+/// never late by more than the scheduler's delay (and a poll by more than one [`POLL`]).
+/// Firing happens under the lock, and an allocation read is acted on only while the test it
+/// was read for still runs, so neither can hit the next test.
+///
+/// Example: with a 64 MiB limit, a test whose library loop builds a list of a hundred million
+/// elements is stopped some 10 ms after its allocations pass 64 MiB: by `Probe.abort` if the
+/// loop is in an instrumented class, otherwise 500 ms later by the end of the worker, where
+/// the check after the test left it to the time limit (3 s) and then to the end of the worker.
 pub(super) struct Watchdog {
     state: Arc<Mutex<WatchState>>,
     thread: Option<std::thread::Thread>,
     timeout: Duration,
 }
 
+/// The watchdog's JNI handles (global references and ids, valid on its thread).
+struct Targets {
+    probe: Shared,
+    abort: usize,
+    thread: Shared,
+    interrupt: usize,
+    counter: Option<(Shared, usize)>,
+    /// The allocation limit in MiB, for the message of a test given up.
+    limit_mib: u64,
+}
+
+impl Targets {
+    /// Stops the running test: earlier results out, the abort flag set, the executor
+    /// interrupted; the test is given up after [`HANG_GRACE`].
+    fn fire(&self, jni: &Jni, output: &Output, st: &mut WatchState, now: Instant, why: Fired) {
+        // Results of earlier tests go out first, without touching the JVM: the master must
+        // see them even if the JVM hangs. (The executor is inside the test, not writing.)
+        if let Ok(mut out) = output.lock() {
+            let _ = out.flush();
+        }
+        st.fired = st.seq;
+        st.fired_for = why;
+        st.deadline = None;
+        st.allocation_cap = None;
+        st.next_poll = None;
+        st.give_up = Some(now + HANG_GRACE);
+        jni.set_field(
+            self.probe.0,
+            self.abort as jfieldID,
+            Kind::Boolean,
+            jvalue { z: true },
+            true,
+        );
+        jni.call(
+            self.thread.0,
+            self.interrupt as jmethodID,
+            Kind::Void,
+            &[],
+            false,
+        );
+        jni.clear_exception();
+    }
+
+    /// The executor thread's allocation counter (-1 when it cannot be read).
+    fn allocated(&self, jni: &Jni) -> i64 {
+        let Some((host, method)) = &self.counter else {
+            return -1;
+        };
+        let v = jni.call(
+            host.0,
+            *method as jmethodID,
+            Kind::Long,
+            &[jvalue { l: self.thread.0 }],
+            true,
+        );
+        if jni.exception_pending() {
+            jni.clear_exception();
+            return -1;
+        }
+        crate::raw::integral(Kind::Long, v).unwrap_or(-1)
+    }
+}
+
 impl Watchdog {
+    /// Starts the watchdog thread. `counter`, when given, lets it read the executor thread's
+    /// allocations for tests started with a cap; `limit` is the allocation limit (bytes) the
+    /// message of a test given up names.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn spawn(
         vm: &jni::JavaVM,
         output: Output,
@@ -61,26 +171,35 @@ impl Watchdog {
         abort: jfieldID,
         thread: jobject,
         interrupt: jmethodID,
+        counter: Option<AllocationCounter>,
+        limit: u64,
     ) -> Watchdog {
         let state = Arc::new(Mutex::new(WatchState::default()));
         let shared = Arc::clone(&state);
         let vm = vm.clone();
-        let probe = Shared(probe);
-        let thread = Shared(thread);
-        let abort = abort as usize;
-        let interrupt = interrupt as usize;
+        let idle = if counter.is_some() { POLL } else { timeout };
+        let targets = Targets {
+            probe: Shared(probe),
+            abort: abort as usize,
+            thread: Shared(thread),
+            interrupt: interrupt as usize,
+            counter: counter.map(|c| (Shared(c.host), c.method as usize)),
+            limit_mib: limit >> 20,
+        };
         // The watchdog must be attached before the baseline of live threads is taken, or it
         // would count as a thread the first test left behind.
         let (attached_tx, attached_rx) = mpsc::channel::<()>();
         let spawned = std::thread::Builder::new()
             .name("ferrosuite-watchdog".into())
             .spawn(move || {
-                let (probe, thread) = (probe, thread);
+                let targets = targets;
                 let _ = vm.attach_current_thread(|env| -> jni::errors::Result<()> {
                     // SAFETY: `env` is this thread's environment for the whole closure.
                     let jni = unsafe { Jni::new(env.get_raw()) };
                     let _ = attached_tx.send(());
                     loop {
+                        // A read of the running test's allocations, done outside the lock.
+                        let mut poll = None;
                         let sleep = {
                             let Ok(mut st) = shared.lock() else { break };
                             if st.stop {
@@ -89,11 +208,22 @@ impl Watchdog {
                             let now = Instant::now();
                             if st.give_up.is_some_and(|g| now >= g) {
                                 // The test ignored the abort flag and the interrupt (a loop in
-                                // code without probes): report it as timed out, retire, and end
-                                // the process at once rather than make the master wait for its
-                                // kill deadline. Earlier results are in the buffer before it.
+                                // code without probes): report it, retire, and end the process
+                                // at once rather than make the master wait for its kill
+                                // deadline. Earlier results are in the buffer before it.
+                                let status = match st.fired_for {
+                                    Fired::Time => Status::Timeout,
+                                    Fired::Allocation => Status::Exhausted(format!(
+                                        "allocated past the limit of {} MiB, then ignored the \
+                                         abort flag and the interrupt",
+                                        targets.limit_mib
+                                    )),
+                                };
                                 if let Ok(mut out) = output.lock() {
-                                    let lost = TestResult::lost(Status::Timeout);
+                                    let mut lost = TestResult::lost(status);
+                                    if st.fired_for == Fired::Allocation {
+                                        lost.executed = st.statements;
+                                    }
                                     let _ = buffer_frame(&mut *out, &Reply::Result(Box::new(lost)));
                                     let _ = write_frame(
                                         &mut *out,
@@ -107,38 +237,37 @@ impl Watchdog {
                             }
                             match st.deadline {
                                 Some(d) if now >= d => {
-                                    // Results of earlier tests go out first, without touching
-                                    // the JVM: the master must see them even if the JVM hangs.
-                                    // (The executor is inside the test, not writing.)
-                                    if let Ok(mut out) = output.lock() {
-                                        let _ = out.flush();
-                                    }
-                                    st.fired = st.seq;
-                                    st.deadline = None;
-                                    st.give_up = Some(now + HANG_GRACE);
-                                    jni.set_field(
-                                        probe.0,
-                                        abort as jfieldID,
-                                        Kind::Boolean,
-                                        jvalue { z: true },
-                                        true,
-                                    );
-                                    jni.call(
-                                        thread.0,
-                                        interrupt as jmethodID,
-                                        Kind::Void,
-                                        &[],
-                                        false,
-                                    );
-                                    jni.clear_exception();
+                                    targets.fire(&jni, &output, &mut st, now, Fired::Time);
                                     continue;
                                 }
-                                Some(d) => d.saturating_duration_since(now),
+                                Some(d) => {
+                                    let mut until = d;
+                                    if let (Some(cap), Some(p)) = (st.allocation_cap, st.next_poll)
+                                    {
+                                        if now >= p {
+                                            poll = Some((st.seq, cap));
+                                            st.next_poll = Some(now + POLL);
+                                        }
+                                        until = until.min(now + POLL);
+                                    }
+                                    until.saturating_duration_since(now)
+                                }
                                 None => st
                                     .give_up
-                                    .map_or(timeout, |g| g.saturating_duration_since(now)),
+                                    .map_or(idle, |g| g.saturating_duration_since(now)),
                             }
                         };
+                        if let Some((seq, cap)) = poll {
+                            if targets.allocated(&jni) > cap {
+                                let Ok(mut st) = shared.lock() else { break };
+                                // Only while the test it was read for still runs.
+                                if st.seq == seq && st.deadline.is_some() {
+                                    let now = Instant::now();
+                                    targets.fire(&jni, &output, &mut st, now, Fired::Allocation);
+                                }
+                            }
+                            continue;
+                        }
                         std::thread::park_timeout(sleep);
                     }
                     Ok(())
@@ -158,20 +287,28 @@ impl Watchdog {
         }
     }
 
-    pub(super) fn start(&mut self) {
+    /// Starts a test's watch: its time limit, and when `allocation_cap` is given (and the
+    /// watchdog has the counter), the executor thread's allocation counter value it must not
+    /// pass; `statements` is the test's length.
+    pub(super) fn start(&mut self, allocation_cap: Option<i64>, statements: u32) {
         if let Ok(mut st) = self.state.lock() {
+            let now = Instant::now();
             st.seq += 1;
-            st.deadline = Some(Instant::now() + self.timeout);
+            st.statements = statements;
+            st.deadline = Some(now + self.timeout);
+            st.allocation_cap = allocation_cap;
+            st.next_poll = allocation_cap.map(|_| now + POLL);
         }
     }
 
-    /// Ends the current test; true if the watchdog fired for it.
-    pub(super) fn end(&mut self) -> bool {
-        self.state.lock().is_ok_and(|mut st| {
-            st.deadline = None;
-            st.give_up = None;
-            st.fired == st.seq
-        })
+    /// Ends the current test; why the watchdog stopped it, if it did.
+    pub(super) fn end(&mut self) -> Option<Fired> {
+        let mut st = self.state.lock().ok()?;
+        st.deadline = None;
+        st.give_up = None;
+        st.allocation_cap = None;
+        st.next_poll = None;
+        (st.fired == st.seq).then_some(st.fired_for)
     }
 }
 

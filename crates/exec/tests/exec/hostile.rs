@@ -65,6 +65,10 @@ fn hostile_host() -> Host {
 
 /// The hostile host with another time limit per test.
 fn hostile_host_with(timeout: Duration) -> Host {
+    Host::start(hostile_config(timeout)).unwrap()
+}
+
+fn hostile_config(timeout: Duration) -> ferrosuite_exec::HostConfig {
     let mut c = config(
         vec![fixtures().clone()],
         &[
@@ -77,7 +81,7 @@ fn hostile_host_with(timeout: Duration) -> Host {
     );
     c.timeout = timeout;
     c.kill_grace = Duration::from_secs(1);
-    Host::start(c).unwrap()
+    c
 }
 
 fn check(name: &str, r: &ferrosuite_exec::TestResult) {
@@ -186,7 +190,11 @@ fn the_host_survives_the_hostile_corpus_repeatedly() {
 fn a_worker_goes_on_after_errors_it_recovers_from() {
     // Filling the heap takes well under a second alone, but the collector can stall for longer
     // when the other tests' JVMs share the cores: a time-out here would be load, not the point.
-    let mut host = hostile_host_with(Duration::from_secs(20));
+    let mut c = hostile_config(Duration::from_secs(20));
+    // The heap must fill: the watchdog would stop a test of the search at the allocation
+    // limit first.
+    c.allocation_limit = 0;
+    let mut host = Host::start(c).unwrap();
     let recursion = Test::new(vec![
         Statement::Primitive(Prim::Int(0)),
         Statement::method("hostile/Recursion", "down", "(I)I", None, vec![VarRef(0)]),
@@ -301,6 +309,56 @@ fn a_search_test_that_allocates_past_the_limit_is_exhausted() {
     let mut host = Host::start(c).unwrap();
     let r = host.run(&[churn(64)], false).unwrap();
     assert_eq!(r[0].status, Status::Completed);
+}
+
+/// The watchdog reads the executor thread's allocations while a test of the search runs: a
+/// loop that would allocate a terabyte is stopped soon after it passes the limit, long
+/// before its time limit; by the abort flag in an instrumented class (the worker goes on),
+/// by the end of the worker when the loop is in a class that never reads the flag.
+#[test]
+fn a_search_test_is_stopped_while_it_allocates_past_the_limit() {
+    let mut c = config(vec![fixtures().clone()], &["hostile/Memory"]);
+    c.allocation_limit = 32 << 20;
+    c.timeout = Duration::from_secs(60);
+    c.loop_limit = 0;
+    let mut host = Host::start(c).unwrap();
+    let churn = |name: &str, mib| {
+        Test::new(vec![
+            Statement::Primitive(Prim::Int(mib)),
+            Statement::method("hostile/Memory", name, "(I)I", None, vec![VarRef(0)]),
+        ])
+    };
+    let start = Instant::now();
+    let r = host
+        .run(
+            &[
+                churn("churn", 1 << 20),
+                churn("churn", 4),
+                churn("churnElsewhere", 1 << 20),
+                churn("churn", 4),
+            ],
+            false,
+        )
+        .unwrap();
+    let took = start.elapsed();
+    assert!(
+        matches!(&r[0].status, Status::Exhausted(m) if m.contains("over the limit of 32 MiB")),
+        "{:?}",
+        r[0].status
+    );
+    assert_eq!(r[1].status, Status::Completed);
+    assert!(
+        matches!(&r[2].status, Status::Exhausted(m) if m.contains("ignored the abort flag")),
+        "{:?}",
+        r[2].status
+    );
+    assert_eq!(r[3].status, Status::Completed);
+    // Charged in full, wherever they were stopped: the statement budget stays deterministic.
+    assert_eq!((r[0].executed, r[2].executed), (2, 2));
+    let stats = host.stats();
+    assert_eq!((stats.retirements, stats.timeouts), (1, 0), "{stats:?}");
+    // A time limit of a minute per test was not what stopped them.
+    assert!(took < Duration::from_secs(50), "{took:?}");
 }
 
 /// Under a deadline, a chunk of tests that each hang (and each cost a worker) is cut short at

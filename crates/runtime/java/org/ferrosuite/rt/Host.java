@@ -210,6 +210,22 @@ public final class Host {
         }
     }
 
+    /**
+     * Bytes {@code thread} has allocated on the heap since it started, or -1 as for {@link
+     * #allocatedBytes()}. The worker's watchdog reads the executor thread's counter this way
+     * while a test of the search runs, to stop one that allocates past the limit at once.
+     */
+    public static long allocatedBytes(Thread thread) {
+        if (noAllocationCounter) return -1;
+        try {
+            com.sun.management.ThreadMXBean b = Allocations.BEAN;
+            return b == null ? -1 : b.getThreadAllocatedBytes(thread.getId());
+        } catch (Throwable e) {
+            noAllocationCounter = true;
+            return -1;
+        }
+    }
+
     /** Makes a URL of a class-path entry (a file or directory path). */
     public static java.net.URL[] urls(String[] paths) throws java.net.MalformedURLException {
         java.net.URL[] out = new java.net.URL[paths.length];
