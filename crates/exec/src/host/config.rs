@@ -183,6 +183,11 @@ pub struct HostStats {
     pub timeouts: u64,
     /// Tests during which the worker died.
     pub crashes: u64,
+    /// Tests of the search that allocated past the allocation limit or ran out of memory
+    /// ([`Status::Exhausted`](crate::Status::Exhausted)): the search drops them, so many of
+    /// them mean a search that keeps paying for work it cannot use.
+    #[serde(default)]
+    pub exhausted: u64,
     /// Workers started after the first ones (replacements).
     pub restarts: u64,
     /// Workers that retired after a test.
@@ -199,6 +204,7 @@ impl HostStats {
         self.statements += o.statements;
         self.timeouts += o.timeouts;
         self.crashes += o.crashes;
+        self.exhausted += o.exhausted;
         self.restarts += o.restarts;
         self.retirements += o.retirements;
         if self.first_crash.is_none() {

@@ -394,9 +394,11 @@ fn slot_loop(
         let outcome = loop {
             match p.recv_timeout(wait) {
                 Ok(Some(Reply::Result(r))) => {
-                    if r.status == Status::Timeout {
+                    match r.status {
                         // The worker's watchdog gave the test up (it retires next).
-                        slot.stats.timeouts += 1;
+                        Status::Timeout => slot.stats.timeouts += 1,
+                        Status::Exhausted(_) => slot.stats.exhausted += 1,
+                        _ => {}
                     }
                     slot.stats.tests += 1;
                     slot.stats.statements += u64::from(r.executed);

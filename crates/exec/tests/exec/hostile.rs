@@ -296,7 +296,12 @@ fn a_search_test_that_allocates_past_the_limit_is_exhausted() {
     );
     // Dropped by the search, though the worker goes on.
     assert!(r[0].status.dropped() && !r[0].status.lost_worker() && !r[1].status.dropped());
-    assert_eq!(host.stats().restarts, 0, "{:?}", host.stats());
+    assert_eq!(
+        (host.stats().restarts, host.stats().exhausted),
+        (0, 2),
+        "{:?}",
+        host.stats()
+    );
     let observed = host.run(&[churn(64)], true).unwrap();
     assert_eq!(observed[0].status, Status::Completed);
     assert_eq!(
@@ -356,7 +361,11 @@ fn a_search_test_is_stopped_while_it_allocates_past_the_limit() {
     // Charged in full, wherever they were stopped: the statement budget stays deterministic.
     assert_eq!((r[0].executed, r[2].executed), (2, 2));
     let stats = host.stats();
-    assert_eq!((stats.retirements, stats.timeouts), (1, 0), "{stats:?}");
+    assert_eq!(
+        (stats.retirements, stats.timeouts, stats.exhausted),
+        (1, 0, 2),
+        "{stats:?}"
+    );
     // A time limit of a minute per test was not what stopped them.
     assert!(took < Duration::from_secs(50), "{took:?}");
 }
