@@ -200,14 +200,7 @@ public final class Host {
      * costs the zeroing of all of them each time it runs, whatever its statement count.
      */
     public static long allocatedBytes() {
-        if (noAllocationCounter) return -1;
-        try {
-            com.sun.management.ThreadMXBean b = Allocations.BEAN;
-            return b == null ? -1 : b.getThreadAllocatedBytes(Thread.currentThread().getId());
-        } catch (Throwable e) {
-            noAllocationCounter = true;
-            return -1;
-        }
+        return allocatedBy(Thread.currentThread().getId());
     }
 
     /**
@@ -216,10 +209,17 @@ public final class Host {
      * while a test of the search runs, to stop one that allocates past the limit at once.
      */
     public static long allocatedBytes(Thread thread) {
+        return allocatedBy(thread.getId());
+    }
+
+    private static long allocatedBy(long threadId) {
         if (noAllocationCounter) return -1;
         try {
             com.sun.management.ThreadMXBean b = Allocations.BEAN;
-            return b == null ? -1 : b.getThreadAllocatedBytes(thread.getId());
+            return b == null ? -1 : b.getThreadAllocatedBytes(threadId);
+        } catch (VirtualMachineError e) {
+            // A full heap or stack now says nothing about the counter later.
+            return -1;
         } catch (Throwable e) {
             noAllocationCounter = true;
             return -1;
