@@ -53,11 +53,9 @@ struct WatchState {
     fired: u64,
     /// Why it fired for it.
     fired_for: Fired,
-    /// The executor thread's allocation counter past which the running test is stopped
-    /// (`None`: its allocations are not watched).
-    allocation_cap: Option<i64>,
-    /// When the running test's allocation counter is read next.
-    next_poll: Option<Instant>,
+    /// While a running test's allocations are watched: the executor thread's allocation
+    /// counter past which it is stopped, and when the counter is read next.
+    allocation: Option<(i64, Instant)>,
     /// The running test's statement count: what a test stopped for its allocations is
     /// charged (see `Executor::run_test`).
     statements: u32,
@@ -118,8 +116,7 @@ impl Targets {
         st.fired = st.seq;
         st.fired_for = why;
         st.deadline = None;
-        st.allocation_cap = None;
-        st.next_poll = None;
+        st.allocation = None;
         st.give_up = Some(now + HANG_GRACE);
         jni.set_field(
             self.probe.0,
@@ -242,11 +239,10 @@ impl Watchdog {
                                 }
                                 Some(d) => {
                                     let mut until = d;
-                                    if let (Some(cap), Some(p)) = (st.allocation_cap, st.next_poll)
-                                    {
-                                        if now >= p {
+                                    if let Some((cap, next)) = st.allocation {
+                                        if now >= next {
                                             poll = Some((st.seq, cap));
-                                            st.next_poll = Some(now + POLL);
+                                            st.allocation = Some((cap, now + POLL));
                                         }
                                         until = until.min(now + POLL);
                                     }
@@ -296,8 +292,7 @@ impl Watchdog {
             st.seq += 1;
             st.statements = statements;
             st.deadline = Some(now + self.timeout);
-            st.allocation_cap = allocation_cap;
-            st.next_poll = allocation_cap.map(|_| now + POLL);
+            st.allocation = allocation_cap.map(|cap| (cap, now + POLL));
         }
     }
 
@@ -306,8 +301,7 @@ impl Watchdog {
         let mut st = self.state.lock().ok()?;
         st.deadline = None;
         st.give_up = None;
-        st.allocation_cap = None;
-        st.next_poll = None;
+        st.allocation = None;
         (st.fired == st.seq).then_some(st.fired_for)
     }
 }

@@ -262,6 +262,14 @@ fn a_worker_goes_on_after_errors_it_recovers_from() {
     check("static counter", &r[1]);
 }
 
+/// A test calling `Memory.<method>(mib)`, one of the methods that allocate `mib` MiB.
+fn allocating(method: &str, mib: i32) -> Test {
+    Test::new(vec![
+        Statement::Primitive(Prim::Int(mib)),
+        Statement::method("hostile/Memory", method, "(I)I", None, vec![VarRef(0)]),
+    ])
+}
+
 /// What a test of the search allocates is counted: past the host's limit it is `Exhausted`,
 /// whatever it returned, as is a test that runs out of memory; a test under the limit, and
 /// any test run with observation (the final runs), keep their status.
@@ -270,12 +278,7 @@ fn a_search_test_that_allocates_past_the_limit_is_exhausted() {
     let mut c = config(vec![fixtures().clone()], &["hostile/Memory"]);
     c.allocation_limit = 32 << 20;
     let mut host = Host::start(c).unwrap();
-    let churn = |mib| {
-        Test::new(vec![
-            Statement::Primitive(Prim::Int(mib)),
-            Statement::method("hostile/Memory", "churn", "(I)I", None, vec![VarRef(0)]),
-        ])
-    };
+    let churn = |mib| allocating("churn", mib);
     let r = host
         .run(
             &[churn(64), churn(4), call("Memory", "huge", "()[J")],
@@ -327,20 +330,14 @@ fn a_search_test_is_stopped_while_it_allocates_past_the_limit() {
     c.timeout = Duration::from_secs(60);
     c.loop_limit = 0;
     let mut host = Host::start(c).unwrap();
-    let churn = |name: &str, mib| {
-        Test::new(vec![
-            Statement::Primitive(Prim::Int(mib)),
-            Statement::method("hostile/Memory", name, "(I)I", None, vec![VarRef(0)]),
-        ])
-    };
     let start = Instant::now();
     let r = host
         .run(
             &[
-                churn("churn", 1 << 20),
-                churn("churn", 4),
-                churn("churnElsewhere", 1 << 20),
-                churn("churn", 4),
+                allocating("churn", 1 << 20),
+                allocating("churn", 4),
+                allocating("churnElsewhere", 1 << 20),
+                allocating("churn", 4),
             ],
             false,
         )
