@@ -7,6 +7,9 @@
 //!
 //! - no assertion on a constant the test itself wrote (primitives, `null`, enum constants,
 //!   casts), nor a non-null check on a `new` (it cannot be null);
+//! - a call that returned an object the test already held (a builder returning itself, a
+//!   method returning its argument) gets `assertSame` with that variable instead of
+//!   `assertNotNull`;
 //! - an inspector on a receiver is asserted only when its result differs from the previous
 //!   observation of the same inspector on the same value (`size()` after every `push` is
 //!   asserted when it changes, not repeated when it does not);
@@ -68,6 +71,10 @@ use serde::{Deserialize, Serialize};
 pub enum Check {
     /// The value the statement defined.
     Value,
+    /// The object the statement (a call) returned is the very object statement `k` defined:
+    /// its receiver or an argument (`assertSame(builder, builder.append(x))`). Its expected
+    /// value is [`Observed::Boolean`]`(true)`.
+    Same(u32),
     /// An inspector (by method name) called on the value the statement defined.
     Inspector(String),
     /// An inspector called on the receiver of the statement (a method call), after the call.
@@ -155,6 +162,11 @@ fn asserts_value(s: &Statement, o: &Observed) -> bool {
     }
 }
 
+/// Whether a statement is a method call (through reflection or not).
+fn is_method(s: &Statement) -> bool {
+    matches!(s.unwrapped(), Statement::Method { .. })
+}
+
 /// The receiver of a statement, if it has one.
 fn receiver(s: &Statement) -> Option<usize> {
     match s {
@@ -182,9 +194,21 @@ pub fn candidates(test: &Test, result: &TestResult, limits: &Limits) -> Vec<Asse
             inspectors,
             receiver_inspectors,
             arguments,
+            ..
         } = obs;
         if let Some(v) = value {
-            if asserts_value(s, v) && writable(v) {
+            // A call that returned an object the test held: `assertSame` says more than
+            // `assertNotNull`, and checks what a builder returning itself did.
+            let same = obs
+                .same
+                .filter(|_| matches!(v, Observed::Object { .. }) && is_method(s));
+            if let Some(k) = same {
+                here.push(Assertion {
+                    statement: i,
+                    check: Check::Same(k),
+                    expected: Observed::Boolean(true),
+                });
+            } else if asserts_value(s, v) && writable(v) {
                 here.push(Assertion {
                     statement: i,
                     check: Check::Value,
@@ -303,8 +327,18 @@ pub fn observed<'r>(test: &Test, result: &'r TestResult, a: &Assertion) -> Optio
             .iter()
             .find(|(a, n, _)| a == k && n == name)
             .map(|(_, _, v)| v),
+        Check::Same(k) => Some(if obs.same == Some(*k) {
+            &SAME
+        } else {
+            &NOT_SAME
+        }),
     }
 }
+
+/// What [`observed`] gives for a [`Check::Same`] that holds.
+static SAME: Observed = Observed::Boolean(true);
+/// What [`observed`] gives for a [`Check::Same`] that does not.
+static NOT_SAME: Observed = Observed::Boolean(false);
 
 /// The assertions whose observation is the same in every rerun (an assertion any rerun did
 /// not observe, or observed differently, is dropped).
@@ -421,6 +455,45 @@ mod tests {
     }
 
     #[test]
+    fn a_call_returning_an_object_the_test_held_is_checked_with_assert_same() {
+        // StringBuilder b = new StringBuilder(); StringBuilder b2 = b.append(…) (b itself).
+        let t = Test::new(vec![
+            Statement::constructor("java/lang/StringBuilder", "()V", vec![]),
+            Statement::method(
+                "java/lang/StringBuilder",
+                "reverse",
+                "()Ljava/lang/StringBuilder;",
+                Some(VarRef(0)),
+                vec![],
+            ),
+        ]);
+        let object = || {
+            Some(Observed::Object {
+                class: "java.lang.StringBuilder".into(),
+            })
+        };
+        let returned = |same| Observation {
+            value: object(),
+            same,
+            ..Observation::default()
+        };
+        let r = result(vec![returned(None), returned(Some(0))]);
+        let a = candidates(&t, &r, &Limits::default());
+        assert_eq!(a.len(), 1, "{a:?}");
+        assert_eq!(a[0].check, Check::Same(0));
+        assert_eq!(observed(&t, &r, &a[0]), Some(&a[0].expected));
+        // A run where the call returned another object (or null) fails the check.
+        let other = result(vec![returned(None), returned(None)]);
+        assert_eq!(observed(&t, &other, &a[0]), Some(&Observed::Boolean(false)));
+        assert!(stable(&t, &a, &[&other]).is_empty());
+        assert_eq!(stable(&t, &a, &[&r]), a);
+        // Without the identity the returned object gets the plain non-null check.
+        let plain = candidates(&t, &other, &Limits::default());
+        assert_eq!(plain.len(), 1);
+        assert_eq!(plain[0].check, Check::Value);
+    }
+
+    #[test]
     fn receiver_inspectors_only_when_changed() {
         let t = stack_test(3);
         let r = result(vec![
@@ -429,8 +502,7 @@ mod tests {
                     class: "examples.Stack".into(),
                 }),
                 inspectors: size(0),
-                receiver_inspectors: vec![],
-                arguments: vec![],
+                ..Observation::default()
             },
             Observation {
                 value: Some(Observed::Integer(3)),

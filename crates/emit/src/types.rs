@@ -31,12 +31,49 @@ use ferrosuite_bytecode::attributes::{Attribute, AttributeBody};
 use ferrosuite_bytecode::classfile::{ClassFile, access};
 use ferrosuite_bytecode::classpath::{ClassPath, ClassPathEntry, find_java_home};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
+use ferrosuite_bytecode::insn::{self, Insn};
 use ferrosuite_bytecode::jdk::Jdk;
+use ferrosuite_bytecode::opcodes as op;
 
 use crate::error::{Error, Result};
 use crate::names::package_of;
 use crate::source::{GenericClass, TypeInfo, generic_of};
 use ferrosuite_testcase::cluster::{ClassSignature, GenericType, MethodSignature};
+
+/// The descriptor of the method a bridge method `name``descriptor` of `file` stands for,
+/// read from its code: javac's bridge casts its arguments and invokes the method of the same
+/// name it bridges to (`BigFraction.add(Object)` calls `add(BigFraction)`, where
+/// `add(BigInteger)` has the same arity). `None` without code or such a call.
+fn bridge_target(
+    file: &ClassFile,
+    bridge: &ferrosuite_bytecode::classfile::Member,
+    name: &str,
+    descriptor: &str,
+) -> Option<MethodDescriptor> {
+    let code = bridge.code()?;
+    let arity = MethodDescriptor::parse(descriptor).ok()?.params.len();
+    insn::decode(&code.code).ok()?.iter().find_map(|(_, i)| {
+        let index = match i {
+            Insn::Cp { op, index }
+                if matches!(
+                    *op,
+                    op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC
+                ) =>
+            {
+                *index
+            }
+            Insn::InvokeInterface { index, .. } => *index,
+            _ => return None,
+        };
+        let called = file.constant_pool.member_ref(index).ok()?;
+        if called.name != name || called.descriptor == descriptor {
+            return None;
+        }
+        MethodDescriptor::parse(&called.descriptor)
+            .ok()
+            .filter(|d| d.params.len() == arity)
+    })
+}
 
 /// The JDK's signatures of one release, from `lib/ct.sym`.
 #[derive(Debug)]
@@ -250,7 +287,11 @@ impl TypeInfo for ClassPathTypes<'_> {
             if bridge.access_flags & access::BRIDGE == 0 {
                 return None;
             }
-            // The method the bridge stands for: same name and arity, not a bridge itself, a
+            if let Some(target) = bridge_target(&file, bridge, name, descriptor) {
+                return Some(target.params);
+            }
+            // Without code to read (the JDK's signatures in `ct.sym`): the method the bridge
+            // stands for has the same name and arity, is not a bridge itself, and has a
             // reference type wherever the bridge has one (`MutableInt.setValue(Object)`
             // bridges to `setValue(Number)`, not to `setValue(int)`).
             let bridged = MethodDescriptor::parse(descriptor).ok()?;
@@ -402,7 +443,13 @@ impl TypeInfo for ClassPathTypes<'_> {
                 if m.access_flags & access::BRIDGE == 0 {
                     return marked(&m.attributes);
                 }
-                // A bridge: source calls the method it stands for (same name and arity).
+                // A bridge: source calls the method it stands for.
+                if let Some(target) = bridge_target(&f, m, name, descriptor) {
+                    let target = target.to_string();
+                    return f
+                        .declared_method(name, &target)
+                        .is_some_and(|o| marked(&o.attributes));
+                }
                 let arity = MethodDescriptor::parse(descriptor).map_or(0, |d| d.params.len());
                 return f.methods.iter().any(|o| {
                     o.access_flags & access::BRIDGE == 0

@@ -170,6 +170,11 @@ pub struct Observation {
     /// before the call (`reverse(array)`, `appendTo(builder)`).
     #[serde(default)]
     pub arguments: Vec<(u32, String, Observed)>,
+    /// For a method call that returned an object the test already held: the statement that
+    /// defined it, the receiver first, then the arguments in order (`sb.append(x)` returning
+    /// `sb`, `requireNonNull(o)` returning `o`). Strings, boxes and enums are not compared.
+    #[serde(default)]
+    pub same: Option<u32>,
 }
 
 /// The probe data of one test: only what differs from the reset state.

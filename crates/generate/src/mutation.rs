@@ -488,11 +488,14 @@ pub fn returned_values(tests: &[Test], assertions: &[Vec<Assertion>]) -> Vec<Vec
 }
 
 /// Whether `a` checks what the last statement of `test` did: the value it returned (more
-/// than that an object came back) or an argument it changed.
+/// than that an object came back: its value, or that it is an object the test held) or an
+/// argument it changed.
 #[must_use]
 pub fn checks_returned_value(test: &Test, a: &Assertion) -> bool {
     let weak = a.check == Check::Value && matches!(a.expected, Observed::Object { .. });
-    matches!(a.check, Check::Value | Check::Argument(..)) && !weak && a.statement + 1 == test.len()
+    matches!(a.check, Check::Value | Check::Argument(..) | Check::Same(_))
+        && !weak
+        && a.statement + 1 == test.len()
 }
 
 #[cfg(test)]

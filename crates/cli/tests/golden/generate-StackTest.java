@@ -13,9 +13,8 @@ public class StackTest {
     @Timeout(4)
     public void push() throws Throwable {
         Stack stack = new Stack();
-        int i = 3;
-        stack.size = i;
-        stack.push(i);
+        stack.size = 3;
+        stack.push(1);
     }
 
     @Test

@@ -120,6 +120,13 @@ impl MethodWriter<'_> {
                         }
                     }
                 }
+                Check::Same(k) => {
+                    for i in [a.statement, *k as usize] {
+                        if let Some(x) = asserted.get_mut(i) {
+                            *x = true;
+                        }
+                    }
+                }
             }
         }
         // Names: variables must not shadow type names or package roots.
@@ -766,6 +773,15 @@ impl MethodWriter<'_> {
             _ => None,
         };
         let (expr, ty) = match &a.check {
+            Check::Same(k) => {
+                // The held object first: JUnit's (expected, actual).
+                let (held, got) = (var_of(*k as usize)?, var_of(a.statement)?);
+                if a.expected != Observed::Boolean(true) || *k as usize >= a.statement {
+                    return None;
+                }
+                statics.insert("assertSame");
+                return Some(format!("assertSame({held}, {got});"));
+            }
             Check::Value => (var_of(a.statement)?, decl.get(a.statement)?.clone()?),
             Check::Inspector(m) => {
                 let v = var_of(a.statement)?;

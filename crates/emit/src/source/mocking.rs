@@ -85,6 +85,35 @@ pub(super) fn unstubbed_field(junit: JUnit, name: &dyn Fn(&str) -> String) -> St
     )
 }
 
+/// The name of the class hook that creates the mocks' classes before the tests.
+pub(super) const PREPARE_MOCKS: &str = "prepareMocks";
+
+/// The class hook (`@BeforeAll`, `@BeforeClass` in JUnit 4) that mocks each type the tests
+/// mock once, before them: Mockito's start-up (its byte-code engine; for the inline mock
+/// maker, an agent attached to the JVM) and each type's mock class are then no test's cost, so
+/// the first test on a slow machine does not run out of its time limit. `mocked` are internal
+/// names; `name` writes a class's name.
+pub(super) fn prepare_mocks_method(
+    junit: JUnit,
+    mocked: &BTreeSet<String>,
+    name: &dyn Fn(&str) -> String,
+) -> String {
+    use std::fmt::Write as _;
+    let once = name(super::environment::annotations(junit)[0]);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "    /** Mockito's start-up and the mocked types' classes, once, outside the tests' time limits. */"
+    );
+    let _ = writeln!(out, "    @{once}");
+    let _ = writeln!(out, "    public static void {PREPARE_MOCKS}() {{");
+    for c in mocked {
+        let _ = writeln!(out, "        mock({}.class);", name(c));
+    }
+    let _ = writeln!(out, "    }}");
+    out
+}
+
 /// The name of the nested class that reaches private members.
 pub(super) const PRIVATE_ACCESS: &str = "PrivateAccess";
 

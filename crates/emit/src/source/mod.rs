@@ -451,12 +451,21 @@ fn emit(
                 Check::Inspector(m) | Check::ReceiverInspector(m) | Check::Argument(_, m) => {
                     m.starts_with('#')
                 }
-                Check::Value => false,
+                Check::Value | Check::Same(_) => false,
             })
         });
     let [answer, aborted] = mocking::classes(config.junit);
+    let mocked: BTreeSet<String> = tests
+        .iter()
+        .flat_map(|t| &t.test.statements)
+        .filter_map(|s| match s {
+            ferrosuite_testcase::Statement::Mock { class, .. } => Some(class.to_string()),
+            _ => None,
+        })
+        .collect();
     if mocks {
         used.insert(answer.to_string());
+        used.insert(environment::annotations(config.junit)[0].to_string());
     }
     if mocks || private {
         used.insert(aborted.to_string());
@@ -485,7 +494,8 @@ fn emit(
             "equals",
         ]
         .into_iter()
-        .chain(environment::HOOKS),
+        .chain(environment::HOOKS)
+        .chain([mocking::PREPARE_MOCKS]),
     );
     let mut statics: BTreeSet<&'static str> = BTreeSet::new();
     for (k, (t, typing)) in tests.iter().zip(&typings).enumerate() {
@@ -510,6 +520,10 @@ fn emit(
     if !package.is_empty() {
         let _ = writeln!(out, "package {package};\n");
     }
+    if mocks {
+        // The class hook mocks each type once.
+        statics.insert(mocking::MOCK);
+    }
     for s in statics.iter().filter(|s| !s.is_empty()) {
         if s.starts_with("org.mockito.") {
             let _ = writeln!(out, "import static {s};");
@@ -528,6 +542,12 @@ fn emit(
     if mocks {
         out.push('\n');
         out.push_str(&mocking::unstubbed_field(config.junit, &|c| names.name(c)));
+        out.push('\n');
+        out.push_str(&mocking::prepare_mocks_method(
+            config.junit,
+            &mocked,
+            &|c| names.name(c),
+        ));
     }
     if private {
         out.push('\n');

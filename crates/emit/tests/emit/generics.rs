@@ -226,3 +226,47 @@ fn signatures_give_type_arguments_and_raw_types_stay_local() {
         panic!("javac -Xlint:rawtypes,unchecked,deprecation -Werror failed:\n{e}\n{src}");
     }
 }
+
+/// A call of a bridge method (`apply(Object)`, erased from `UnaryOperator<Tally>`) is written
+/// for the method the bridge's code calls (`apply(Tally)`), not for another overload of the
+/// same arity (`apply(String)`, declared first): the argument needs no cast and compiles.
+#[test]
+fn a_bridge_is_written_as_the_method_its_code_calls() {
+    const TALLY: &str = "examples/Tally";
+    let fx = fixtures().clone();
+    let cp = ClassPath::parse(&format!("{}:jrt", fx.display())).unwrap();
+    let types = ClassPathTypes::for_release(&cp, 8, None).unwrap();
+    let config = Config {
+        class_name: Some("TallyBridgeTest".into()),
+        ..Config::default()
+    };
+    let bridge = "(Ljava/lang/Object;)Ljava/lang/Object;";
+    let cases = vec![test(
+        vec![
+            new(TALLY),
+            new(TALLY),
+            m(TALLY, "apply", bridge, Some(0), &[1]),
+            m(TALLY, "count", "()I", Some(0), &[]),
+        ],
+        None,
+    )];
+    let class = emit_class(TALLY, &cases, &config, &types).unwrap();
+    let src = &class.source;
+    assert!(src.contains("tally.apply(tally2);"), "{src}");
+    assert!(!src.contains("(String)"), "{src}");
+    let dir = scratch("emit-bridge");
+    let s = dir.join("src");
+    std::fs::create_dir_all(s.join("examples")).unwrap();
+    std::fs::write(s.join(&class.path), src).unwrap();
+    let mut cpath = vec![fx];
+    cpath.extend(junit5_compile());
+    if let Err(e) = ferrosuite_testkit::javac_with(
+        &s,
+        std::slice::from_ref(&class.path),
+        &cpath,
+        &dir.join("classes"),
+        &[],
+    ) {
+        panic!("javac failed:\n{e}\n{src}");
+    }
+}

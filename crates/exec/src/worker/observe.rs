@@ -17,6 +17,7 @@ impl Executor<'_> {
             Val::Void => {}
             Val::Prim(k, x) => o.value = Some(observe_prim(k, x)),
             Val::Ref(r) => {
+                o.same = self.held_before(s, r, vals);
                 if let Some(class) = self.mocked_type(r) {
                     // A mock is not inspected: its getters would answer stubs and count as
                     // calls.
@@ -40,6 +41,34 @@ impl Executor<'_> {
             o.receiver_inspectors = self.inspect(r);
         }
         o
+    }
+
+    /// The statement whose object a method call returned: its receiver, else the first
+    /// argument that is the very same object; `None` for other statements, `null`, and
+    /// strings, boxes and enums (whose identity is the JDK's business, not the code's).
+    fn held_before(&self, s: &Statement, r: jobject, vals: &[Val]) -> Option<u32> {
+        let Statement::Method { receiver, args, .. } = s.unwrapped() else {
+            return None;
+        };
+        if r.is_null() {
+            return None;
+        }
+        let jni = self.jni;
+        if jni.is_instance(r, self.ids.string)
+            || jni.is_instance(r, self.ids.enum_cls)
+            || self.ids.boxed.iter().any(|(c, _)| jni.is_instance(r, *c))
+        {
+            return None;
+        }
+        receiver
+            .iter()
+            .chain(args)
+            .find_map(|v| match vals.get(v.index()) {
+                Some(Val::Ref(h)) if !h.is_null() && jni.same_object(*h, r) => {
+                    u32::try_from(v.index()).ok()
+                }
+                _ => None,
+            })
     }
 
     /// The state of a call's arguments the call could change in place, by argument position:

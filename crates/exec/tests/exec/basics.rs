@@ -326,3 +326,54 @@ fn compared_values_of_every_kind_and_their_limits() {
         rs[5].probes.compared
     );
 }
+
+/// A call that returns an object the test already held says which statement defined it: the
+/// receiver (`append` returning the builder), else an argument (`requireNonNull(o)`); a new
+/// object, a string or `null` names none.
+#[test]
+fn a_returned_object_the_test_held_is_named() {
+    let mut host = fixture_host(&["examples/Stack"]);
+    let sb = "java/lang/StringBuilder";
+    let t = Test::new(vec![
+        Statement::constructor(sb, "()V", vec![]),
+        Statement::Primitive(Prim::Int(7)),
+        Statement::method(
+            sb,
+            "append",
+            "(I)Ljava/lang/StringBuilder;",
+            Some(VarRef(0)),
+            vec![VarRef(1)],
+        ),
+        Statement::method(
+            "java/util/Objects",
+            "requireNonNull",
+            "(Ljava/lang/Object;)Ljava/lang/Object;",
+            None,
+            vec![VarRef(0)],
+        ),
+        Statement::constructor(sb, "(Ljava/lang/CharSequence;)V", vec![VarRef(0)]),
+        Statement::method(
+            "java/lang/StringBuilder",
+            "toString",
+            "()Ljava/lang/String;",
+            Some(VarRef(0)),
+            vec![],
+        ),
+        Statement::method(
+            "java/util/Objects",
+            "requireNonNull",
+            "(Ljava/lang/Object;)Ljava/lang/Object;",
+            None,
+            vec![VarRef(5)],
+        ),
+    ]);
+    let r = host.run(&[t], true).unwrap();
+    let r = &r[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    let same: Vec<Option<u32>> = r.observations.iter().map(|o| o.same).collect();
+    assert_eq!(
+        same,
+        [None, None, Some(0), Some(0), None, None, None],
+        "{r:?}"
+    );
+}

@@ -154,7 +154,7 @@ fn refactoring_skips_tests(junit: JUnit) {
         eprintln!("{junit:?}: {round:?}");
         assert!(
             round.uncompilable.is_empty() && round.failing.is_empty(),
-            "{round:?}"
+            "{round:?}\n{s}"
         );
         assert!(!round.skipped.is_empty(), "{round:?}");
         // And against the class it was generated for, nothing is skipped.
@@ -170,7 +170,11 @@ fn refactoring_skips_tests(junit: JUnit) {
             &[fixtures().clone()],
         )
         .unwrap();
-        assert_eq!(round, ferrosuite_generate::validate::Round::default());
+        assert_eq!(
+            round,
+            ferrosuite_generate::validate::Round::default(),
+            "{junit:?}\n{s}"
+        );
     }
 }
 

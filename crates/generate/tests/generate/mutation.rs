@@ -206,3 +206,51 @@ fn arguments_changed_in_place_and_exception_messages_are_asserted() {
     let m = g.mutation.expect("mutation analysis ran");
     assert!(m.killed > 0 && m.kept > 0, "{m:?}");
 }
+
+/// A builder's call returning the builder itself is checked with `assertSame`, not with
+/// `assertNotNull`; a call returning a new object (`copy()`) never with `assertSame`.
+#[test]
+fn a_builder_returning_itself_is_checked_with_assert_same() {
+    let Some(worker) = worker() else { return };
+    let config = ferrosuite_generate::Config {
+        classpath: vec![fixtures().clone()],
+        budget: ferrosuite_search::engine::Budget::statements(20_000),
+        seed: 1,
+        worker: Some(worker),
+        ..ferrosuite_generate::Config::default()
+    };
+    let quiet = &mut ferrosuite_search::engine::Quiet;
+    let g = ferrosuite_generate::generate(&config, "mutation.Chain", quiet).unwrap();
+    let class = g.class.as_ref().expect("a test class");
+    let source = &class.source;
+    assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{source}");
+    let tests: Vec<&str> = source.split("@Test").skip(1).collect();
+    // `Chain chain2 = chain.add(…); assertSame(chain, chain2);`
+    let same = tests.iter().any(|t| {
+        t.lines().any(|l| {
+            let l = l.trim();
+            l.starts_with("assertSame(") && t.contains(".add(")
+        })
+    });
+    assert!(same, "{source}");
+    for t in &tests {
+        for l in t.lines().map(str::trim) {
+            if let Some(args) = l.strip_prefix("assertSame(") {
+                // The checked variable is what `add` returned, never what `copy` did.
+                let got = args.split(", ").nth(1).unwrap_or("").trim_end_matches(");");
+                let defined = t
+                    .lines()
+                    .find(|d| d.contains(&format!(" {got} = ")))
+                    .unwrap_or_default();
+                assert!(defined.contains(".add("), "{t}");
+            }
+        }
+    }
+    // No `assertNotNull` on what `add` returned once its identity is checked.
+    assert!(
+        !tests
+            .iter()
+            .any(|t| t.contains(".add(") && t.contains("assertNotNull(") && !t.contains(".copy(")),
+        "{source}"
+    );
+}

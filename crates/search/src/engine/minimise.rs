@@ -1,8 +1,11 @@
 //! Suite minimisation: first statements, then tests.
 //!
 //! 1. Each test keeps the goals the archive kept it for. In rounds, every variant that drops one
-//!    statement (with the statements that use its value) runs in one batch; the shortest variant
-//!    that still covers all of the test's goals replaces it, until no statement can go.
+//!    statement (with the statements that use its value) runs in one batch; of the statements
+//!    that could go alone, as many go together as still cover all of the test's goals — all
+//!    at once, else in halves, later statements first (the chunks of Zeller's ddmin), one run
+//!    per trial — and the rounds repeat until no statement can go. Where most statements can
+//!    go, a test of n statements takes a few batches of n runs, not one round per statement.
 //!    A test with mocks then runs again until its stubs say exactly what the run called
 //!    (`settle_mocks`).
 //! 2. Tests that add no goal are dropped: tests are considered from the one covering most goals
@@ -50,6 +53,16 @@ fn settle_mocks(eval: &mut Evaluator<'_>, ids: &mut TestIds, test: &mut Test) ->
     Ok(())
 }
 
+/// `test` without the statements `gone` (indices into it) and those that use their values.
+fn without(test: &Test, gone: &BTreeSet<usize>) -> Test {
+    let mut t = test.clone();
+    // The last first: a removal shifts only the statements after it.
+    for &i in gone.iter().rev() {
+        t.remove_with_dependents(i);
+    }
+    t
+}
+
 /// What minimisation did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Minimised {
@@ -88,30 +101,68 @@ pub fn minimise(
             if eval.after_search_expired() {
                 break;
             }
-            let variants: Vec<(TestId, Test)> = (0..test.len())
+            // Each variant with the statement it drops, the last statement first.
+            let (dropped, variants): (Vec<usize>, Vec<(TestId, Test)>) = (0..test.len())
                 .rev()
                 .filter_map(|i| {
                     let mut v = test.clone();
-                    (v.remove_with_dependents(i) > 0 && !v.is_empty()).then(|| (ids.fresh(), v))
+                    (v.remove_with_dependents(i) > 0 && !v.is_empty())
+                        .then(|| (i, (ids.fresh(), v)))
                 })
-                .collect();
+                .unzip();
             if variants.is_empty() {
                 break;
             }
             let refs: Vec<(TestId, &Test)> = variants.iter().map(|(i, t)| (*i, t)).collect();
             eval.run(&refs)?;
-            let best = variants
-                .iter()
-                .filter(|(id, _)| {
-                    eval.trace(*id).is_some_and(|tr| {
-                        !tr.is_lost() && goals.iter().all(|g| eval.goals().is_covered(*g, tr))
-                    })
+            let keeps = |eval: &Evaluator<'_>, id: TestId| {
+                eval.trace(id).is_some_and(|tr| {
+                    !tr.is_lost() && goals.iter().all(|g| eval.goals().is_covered(*g, tr))
                 })
-                .min_by_key(|(_, t)| t.len());
-            match best {
-                Some((_, t)) => *test = t.clone(),
-                None => break,
+            };
+            // The statements each of whose removal alone keeps the goals, last first.
+            let removable: Vec<usize> = dropped
+                .iter()
+                .zip(&variants)
+                .filter(|(_, (id, _))| keeps(eval, *id))
+                .map(|(i, _)| *i)
+                .collect();
+            if removable.is_empty() {
+                break;
             }
+            // Together, in halves where all at once loses a goal (ddmin's chunks): the later
+            // statements first, each chunk tried on what the earlier chunks left.
+            let mut gone: BTreeSet<usize> = BTreeSet::new();
+            let mut chunks = vec![removable];
+            while let Some(chunk) = chunks.pop() {
+                if gone.is_empty() && chunk.len() == 1 {
+                    // That variant ran in the batch and kept the goals.
+                    gone.insert(chunk[0]);
+                    continue;
+                }
+                if eval.after_search_expired() {
+                    break;
+                }
+                let mut trial = gone.clone();
+                trial.extend(&chunk);
+                let candidate = without(test, &trial);
+                let kept = !candidate.is_empty() && {
+                    let id = ids.fresh();
+                    eval.run(&[(id, &candidate)])?;
+                    keeps(eval, id)
+                };
+                if kept {
+                    gone = trial;
+                } else if chunk.len() > 1 {
+                    let (later, earlier) = chunk.split_at(chunk.len() / 2);
+                    chunks.push(earlier.to_vec());
+                    chunks.push(later.to_vec());
+                }
+            }
+            if gone.is_empty() {
+                break;
+            }
+            *test = without(test, &gone);
         }
         settle_mocks(eval, ids, test)?;
     }

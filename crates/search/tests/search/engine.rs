@@ -584,3 +584,64 @@ fn a_suite_prepared_before_its_last_tests_ran_scores_as_a_whole() {
         "finishing and scoring whole are one evaluation each"
     );
 }
+
+/// Minimisation drops every statement that can go in a few batches, not a round per
+/// statement: a Stack test of 20 pushes kept for its goals, where all pushes but four can go,
+/// shrinks to the statements its goals need in fewer than three runs per statement (one
+/// round per statement took about ten).
+#[test]
+fn minimisation_drops_what_can_go_in_few_rounds() {
+    use ferrosuite_search::TestIds;
+    use ferrosuite_search::engine::{Archive, minimise};
+    use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
+    let Some(worker) = worker() else { return };
+    let mut host = Host::start(HostConfig {
+        classpath: vec![fixtures().clone()],
+        instrument: vec![STACK.into()],
+        worker: Some(worker),
+        ..HostConfig::default()
+    })
+    .unwrap();
+    let cp = fixture_cp();
+    let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
+        .class(STACK)
+        .unwrap();
+    let goals = GoalSet::for_class(
+        host.map(),
+        ferrosuite_fitness::Config::default(),
+        &analysis,
+        Some(&cp.load(STACK).unwrap()),
+    )
+    .unwrap();
+    let mut statements = vec![Statement::constructor(STACK, "()V", vec![])];
+    for k in 0..20u32 {
+        statements.push(Statement::Primitive(Prim::Int(k as i32)));
+        statements.push(Statement::method(
+            STACK,
+            "push",
+            "(I)V",
+            Some(VarRef(0)),
+            vec![VarRef(2 * k + 1)],
+        ));
+    }
+    let test = Test::new(statements);
+    let mut eval = Evaluator::new(&mut host, goals, Budget::statements(10_000_000));
+    let mut ids = TestIds::new();
+    let id = ids.fresh();
+    let ran = eval.run(&[(id, &test)]).unwrap();
+    let mut archive = Archive::default();
+    assert!(archive.offer(eval.goals(), id, &test, &ran[0].1) > 0);
+    let before = eval.usage().tests;
+    let (tests, m) = minimise(&mut eval, &archive, &mut ids).unwrap();
+    let runs = eval.usage().tests - before;
+    eprintln!("{m:?}, {runs} runs: {tests:?}");
+    assert_eq!(tests.len(), 1);
+    // `new Stack()` and four pushes (the fourth resizes the array of three): what the test's
+    // goals need, and nothing more.
+    assert_eq!(tests[0].len(), 9, "{:?}", tests[0]);
+    assert!(
+        runs < 3 * test.len() as u64,
+        "{runs} runs for {} statements",
+        test.len()
+    );
+}

@@ -7,6 +7,7 @@ import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 
 import org.junit.AssumptionViolatedException;
+import org.junit.BeforeClass;
 import org.junit.Test;
 import org.mockito.stubbing.Answer;
 
@@ -23,6 +24,13 @@ public class PafmTest {
         }
         throw new AssumptionViolatedException("not stubbed: " + invocation.getMethod());
     };
+
+    /** Mockito's start-up and the mocked types' classes, once, outside the tests' time limits. */
+    @BeforeClass
+    public static void prepareMocks() {
+        mock(Sensor.class);
+        mock(Source.class);
+    }
 
     /** Private members by reflection: a test whose member is gone is skipped, not failed. */
     private static final class PrivateAccess {

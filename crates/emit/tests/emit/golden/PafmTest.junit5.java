@@ -6,6 +6,7 @@ import static org.mockito.Mockito.doNothing;
 import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.mockito.stubbing.Answer;
@@ -24,6 +25,13 @@ public class PafmTest {
         }
         throw new TestAbortedException("not stubbed: " + invocation.getMethod());
     };
+
+    /** Mockito's start-up and the mocked types' classes, once, outside the tests' time limits. */
+    @BeforeAll
+    public static void prepareMocks() {
+        mock(Sensor.class);
+        mock(Source.class);
+    }
 
     /** Private members by reflection: a test whose member is gone is skipped, not failed. */
     private static final class PrivateAccess {

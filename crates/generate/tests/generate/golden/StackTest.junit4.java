@@ -3,7 +3,7 @@ package examples;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -41,7 +41,7 @@ public class StackTest {
         StringBuilder stringBuilder = new StringBuilder("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00");
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00", stringBuilder.toString());
         StringBuilder stringBuilder2 = stringBuilder.append('\n');
-        assertNotNull(stringBuilder2);
+        assertSame(stringBuilder, stringBuilder2);
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00\n", stringBuilder2.toString());
         String string = stringBuilder.toString();
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00\n", string);

@@ -3,7 +3,7 @@ package examples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,7 +40,7 @@ public class StackTest {
         StringBuilder stringBuilder = new StringBuilder("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00");
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00", stringBuilder.toString());
         StringBuilder stringBuilder2 = stringBuilder.append('\n');
-        assertNotNull(stringBuilder2);
+        assertSame(stringBuilder, stringBuilder2);
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00\n", stringBuilder2.toString());
         String string = stringBuilder.toString();
         assertEquals("tab\t\"quote\" back\\slash \u00e9\u2603 \ud83d\ude00\n", string);
