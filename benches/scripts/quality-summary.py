@@ -127,7 +127,9 @@ def main():
                     missing.append(f"{cls.rsplit('.', 1)[-1]} ({mode} seed {s})")
                     r = data[mode][s].setdefault(cls, {})
                     for group in ("DEFAULTS", "OLD_DEFAULTS"):
-                        if (cls, group) in mutants:
+                        # Only where PIT ran on the run's suites: a run not yet evaluated
+                        # has no score, not a zero.
+                        if (cls, group) in mutants and pit[(mode, s)]:
                             r[group] = 0.0
                     if cls in branches:
                         r["branches"] = 0.0
@@ -180,7 +182,7 @@ def main():
                             if counts.get((c, group), (0, 0))[1] or c in without[(mode, s)]]
                 k = sum(counts.get((c, group), (0, 0))[0] for c in measured)
                 t = sum(mutants.get((c, group), 0) for c in measured)
-                cells.append(f"{k}/{t} ({k / t:.3f})" if t else "–")
+                cells.append(f"{k}/{t} ({k / t:.3f})" if t and pit[(mode, s)] else "–")
             run = data[mode][s]
             for key in ("DEFAULTS", "OLD_DEFAULTS", "branches"):
                 vals = [run[c][key] for c in classes if c in run and key in run[c]]
