@@ -210,20 +210,30 @@ fn signatures_give_type_arguments_and_raw_types_stay_local() {
     );
     assert_eq!(src.matches("@SuppressWarnings").count(), 3, "{src}");
     assert!(!src.contains("@SuppressWarnings({\"rawtypes\", \"unchecked\", \"deprecation\"})"));
-    let dir = scratch("emit-generics");
+    compile(
+        "emit-generics",
+        &class,
+        &["-Xlint:rawtypes,unchecked,deprecation", "-Werror"],
+    );
+}
+
+/// Compiles an emitted class of the `examples` package against the fixtures and JUnit 5 with
+/// javac's `flags`, in scratch directory `name`; panics with javac's errors and the source.
+fn compile(name: &str, class: &ferrosuite_emit::EmittedClass, flags: &[&str]) {
+    let dir = scratch(name);
     let s = dir.join("src");
     std::fs::create_dir_all(s.join("examples")).unwrap();
-    std::fs::write(s.join(&class.path), src).unwrap();
-    let mut cpath = vec![fx];
+    std::fs::write(s.join(&class.path), &class.source).unwrap();
+    let mut cpath = vec![fixtures().clone()];
     cpath.extend(junit5_compile());
     if let Err(e) = ferrosuite_testkit::javac_with(
         &s,
         std::slice::from_ref(&class.path),
         &cpath,
         &dir.join("classes"),
-        &["-Xlint:rawtypes,unchecked,deprecation", "-Werror"],
+        flags,
     ) {
-        panic!("javac -Xlint:rawtypes,unchecked,deprecation -Werror failed:\n{e}\n{src}");
+        panic!("javac {flags:?} failed:\n{e}\n{}", class.source);
     }
 }
 
@@ -254,19 +264,5 @@ fn a_bridge_is_written_as_the_method_its_code_calls() {
     let src = &class.source;
     assert!(src.contains("tally.apply(tally2);"), "{src}");
     assert!(!src.contains("(String)"), "{src}");
-    let dir = scratch("emit-bridge");
-    let s = dir.join("src");
-    std::fs::create_dir_all(s.join("examples")).unwrap();
-    std::fs::write(s.join(&class.path), src).unwrap();
-    let mut cpath = vec![fx];
-    cpath.extend(junit5_compile());
-    if let Err(e) = ferrosuite_testkit::javac_with(
-        &s,
-        std::slice::from_ref(&class.path),
-        &cpath,
-        &dir.join("classes"),
-        &[],
-    ) {
-        panic!("javac failed:\n{e}\n{src}");
-    }
+    compile("emit-bridge", &class, &[]);
 }

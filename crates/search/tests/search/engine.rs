@@ -52,17 +52,10 @@ fn fixture_search(
     )
 }
 
-fn engine_search(
-    cut: &str,
-    algorithm: &str,
-    engine: &EngineConfig,
-    seed: u64,
-    budget: Budget,
-    config: Config,
-) -> Option<(SearchResult, GoalSet)> {
-    let algorithm = Algorithms::builtin().get(algorithm).unwrap();
-    let algorithm = &*algorithm;
-    let mut host = Host::start(HostConfig {
+/// A host running `cut` instrumented, with the class's goals; `None` when the worker program
+/// is not built and not required.
+fn host_and_goals(cut: &str) -> Option<(Host, GoalSet)> {
+    let host = Host::start(HostConfig {
         classpath: vec![fixtures().clone()],
         instrument: vec![cut.into()],
         worker: Some(worker()?),
@@ -80,6 +73,21 @@ fn engine_search(
         Some(&cp.load(cut).unwrap()),
     )
     .unwrap();
+    Some((host, goals))
+}
+
+fn engine_search(
+    cut: &str,
+    algorithm: &str,
+    engine: &EngineConfig,
+    seed: u64,
+    budget: Budget,
+    config: Config,
+) -> Option<(SearchResult, GoalSet)> {
+    let algorithm = Algorithms::builtin().get(algorithm).unwrap();
+    let algorithm = &*algorithm;
+    let (mut host, goals) = host_and_goals(cut)?;
+    let cp = fixture_cp();
     let subject = Subject::build(cp, cut);
     let mut factory = subject.factory(config);
     let mut eval = Evaluator::new(&mut host, goals, budget);
@@ -470,25 +478,10 @@ fn test_crossover_rebinds_the_tail() {
 #[test]
 fn a_suite_prepared_before_its_last_tests_ran_scores_as_a_whole() {
     use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
-    let Some(worker) = worker() else { return };
-    let mut host = Host::start(HostConfig {
-        classpath: vec![fixtures().clone()],
-        instrument: vec![STACK.into()],
-        worker: Some(worker),
-        ..HostConfig::default()
-    })
-    .unwrap();
+    let Some((mut host, goals)) = host_and_goals(STACK) else {
+        return;
+    };
     let cp = fixture_cp();
-    let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
-        .class(STACK)
-        .unwrap();
-    let goals = GoalSet::for_class(
-        host.map(),
-        ferrosuite_fitness::Config::default(),
-        &analysis,
-        Some(&cp.load(STACK).unwrap()),
-    )
-    .unwrap();
     let init = Trace::from_probes(&host.ready().init_probes);
     let subject = Subject::build(cp, STACK);
     let factory = subject.factory(Config::default());
@@ -594,25 +587,9 @@ fn minimisation_drops_what_can_go_in_few_rounds() {
     use ferrosuite_search::TestIds;
     use ferrosuite_search::engine::{Archive, minimise};
     use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
-    let Some(worker) = worker() else { return };
-    let mut host = Host::start(HostConfig {
-        classpath: vec![fixtures().clone()],
-        instrument: vec![STACK.into()],
-        worker: Some(worker),
-        ..HostConfig::default()
-    })
-    .unwrap();
-    let cp = fixture_cp();
-    let analysis = Analyzer::new(cp, ferrosuite_cfg::Config::default())
-        .class(STACK)
-        .unwrap();
-    let goals = GoalSet::for_class(
-        host.map(),
-        ferrosuite_fitness::Config::default(),
-        &analysis,
-        Some(&cp.load(STACK).unwrap()),
-    )
-    .unwrap();
+    let Some((mut host, goals)) = host_and_goals(STACK) else {
+        return;
+    };
     let mut statements = vec![Statement::constructor(STACK, "()V", vec![])];
     for k in 0..20u32 {
         statements.push(Statement::Primitive(Prim::Int(k as i32)));
