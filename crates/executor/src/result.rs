@@ -172,7 +172,8 @@ pub struct Observation {
     pub arguments: Vec<(u32, String, Observed)>,
     /// For a method call that returned an object the test already held: the statement that
     /// defined it, the receiver first, then the arguments in order (`sb.append(x)` returning
-    /// `sb`, `requireNonNull(o)` returning `o`). Strings, boxes and enums are not compared.
+    /// `sb`, `requireNonNull(o)` returning `o`). Strings, boxes, enums and arrays are not
+    /// compared.
     #[serde(default)]
     pub same: Option<u32>,
 }

@@ -444,7 +444,16 @@ fn emit(
     let any = |f: fn(&ferrosuite_testcase::Statement) -> bool| {
         tests.iter().any(|t| t.test.statements.iter().any(f))
     };
-    let mocks = any(|s| matches!(s, ferrosuite_testcase::Statement::Mock { .. }));
+    // The types the tests mock (each gets one mock in the class hook).
+    let mocked: BTreeSet<String> = tests
+        .iter()
+        .flat_map(|t| &t.test.statements)
+        .filter_map(|s| match s {
+            ferrosuite_testcase::Statement::Mock { class, .. } => Some(class.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mocks = !mocked.is_empty();
     let private = any(|s| matches!(s, ferrosuite_testcase::Statement::Private(_)))
         || tests.iter().any(|t| {
             t.assertions.iter().any(|a| match &a.check {
@@ -455,14 +464,6 @@ fn emit(
             })
         });
     let [answer, aborted] = mocking::classes(config.junit);
-    let mocked: BTreeSet<String> = tests
-        .iter()
-        .flat_map(|t| &t.test.statements)
-        .filter_map(|s| match s {
-            ferrosuite_testcase::Statement::Mock { class, .. } => Some(class.to_string()),
-            _ => None,
-        })
-        .collect();
     if mocks {
         used.insert(answer.to_string());
         used.insert(environment::annotations(config.junit)[0].to_string());

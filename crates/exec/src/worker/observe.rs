@@ -45,21 +45,15 @@ impl Executor<'_> {
 
     /// The statement whose object a method call returned: its receiver, else the first
     /// argument that is the very same object; `None` for other statements, `null`, and
-    /// strings, boxes and enums (whose identity is the JDK's business, not the code's).
+    /// values (strings, boxes, enums, arrays: their identity is no check an assertion makes).
     fn held_before(&self, s: &Statement, r: jobject, vals: &[Val]) -> Option<u32> {
         let Statement::Method { receiver, args, .. } = s.unwrapped() else {
             return None;
         };
-        if r.is_null() {
+        if r.is_null() || self.is_value_like(r) {
             return None;
         }
         let jni = self.jni;
-        if jni.is_instance(r, self.ids.string)
-            || jni.is_instance(r, self.ids.enum_cls)
-            || self.ids.boxed.iter().any(|(c, _)| jni.is_instance(r, *c))
-        {
-            return None;
-        }
         receiver
             .iter()
             .chain(args)

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use ferrosuite_bytecode::instrument::mutation::{Config, Operator};
 use ferrosuite_emit::Limits;
 use ferrosuite_emit::assertions::{Assertion, candidates};
-use ferrosuite_exec::{Host, HostConfig};
+use ferrosuite_exec::{Host, HostConfig, WorkerProgram};
 use ferrosuite_generate::mutation::{analyse, choose, returned_values};
 use ferrosuite_testcase::statement::Prim;
 use ferrosuite_testcase::{Statement, Test, VarRef};
@@ -147,17 +147,22 @@ fn a_mutant_the_shortest_tests_miss_meets_the_longer_ones() {
 /// The pipeline with `mutation_assertions`: the class stays green and the same for a seed and
 /// statement budget, every kept assertion was chosen for a kill, and there are fewer of them
 /// than candidates.
-#[test]
-fn the_pipeline_chooses_assertions_by_mutants_and_stays_green_and_deterministic() {
-    let Some(worker) = worker() else { return };
-    let config = ferrosuite_generate::Config {
+/// The whole pipeline on the fixtures with mutation analysis on, 20,000 statements, `seed`.
+fn pipeline_config(worker: WorkerProgram, seed: u64) -> ferrosuite_generate::Config {
+    ferrosuite_generate::Config {
         classpath: vec![fixtures().clone()],
         budget: ferrosuite_search::engine::Budget::statements(20_000),
-        seed: 3,
+        seed,
         worker: Some(worker),
         mutation_assertions: true,
         ..ferrosuite_generate::Config::default()
-    };
+    }
+}
+
+#[test]
+fn the_pipeline_chooses_assertions_by_mutants_and_stays_green_and_deterministic() {
+    let Some(worker) = worker() else { return };
+    let config = pipeline_config(worker, 3);
     let quiet = &mut ferrosuite_search::engine::Quiet;
     let g = ferrosuite_generate::generate(&config, "mutation.Ops", quiet).unwrap();
     let m = g.mutation.expect("mutation analysis ran");
@@ -184,13 +189,7 @@ fn the_pipeline_chooses_assertions_by_mutants_and_stays_green_and_deterministic(
 #[test]
 fn arguments_changed_in_place_and_exception_messages_are_asserted() {
     let Some(worker) = worker() else { return };
-    let config = ferrosuite_generate::Config {
-        classpath: vec![fixtures().clone()],
-        budget: ferrosuite_search::engine::Budget::statements(20_000),
-        seed: 5,
-        worker: Some(worker),
-        ..ferrosuite_generate::Config::default()
-    };
+    let config = pipeline_config(worker, 5);
     let quiet = &mut ferrosuite_search::engine::Quiet;
     let g = ferrosuite_generate::generate(&config, "mutation.Shelf", quiet).unwrap();
     let class = g.class.as_ref().expect("a test class");
@@ -212,13 +211,7 @@ fn arguments_changed_in_place_and_exception_messages_are_asserted() {
 #[test]
 fn a_builder_returning_itself_is_checked_with_assert_same() {
     let Some(worker) = worker() else { return };
-    let config = ferrosuite_generate::Config {
-        classpath: vec![fixtures().clone()],
-        budget: ferrosuite_search::engine::Budget::statements(20_000),
-        seed: 1,
-        worker: Some(worker),
-        ..ferrosuite_generate::Config::default()
-    };
+    let config = pipeline_config(worker, 1);
     let quiet = &mut ferrosuite_search::engine::Quiet;
     let g = ferrosuite_generate::generate(&config, "mutation.Chain", quiet).unwrap();
     let class = g.class.as_ref().expect("a test class");
