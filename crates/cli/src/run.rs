@@ -229,6 +229,7 @@ fn observed_text(v: &Observed) -> String {
         }
         Observed::Enum { class, name } => format!("{class}.{name}"),
         Observed::Object { class } => format!("a {class}"),
+        Observed::Boxed { value, .. } => observed_text(value),
         Observed::Array {
             class,
             length,

@@ -432,6 +432,11 @@ impl Jni {
         jni!(self, v1_1, NewGlobalRef, obj)
     }
 
+    /// `NewLocalRef`.
+    pub fn new_local(&self, obj: jobject) -> jobject {
+        jni!(self, v1_2, NewLocalRef, obj)
+    }
+
     /// `DeleteLocalRef`.
     pub fn delete_local(&self, obj: jobject) {
         if !obj.is_null() {

@@ -230,6 +230,9 @@ pub enum WireStatement<'a> {
         stubs: Vec<WireStub<'a>>,
     },
     Private(Box<WireStatement<'a>>),
+    ClassLiteral {
+        ty: Cow<'a, FieldType>,
+    },
 }
 
 impl<'a> WireStatement<'a> {
@@ -324,6 +327,9 @@ impl<'a> WireStatement<'a> {
                     .collect::<Option<_>>()?,
             },
             Statement::Private(inner) => WireStatement::Private(Box::new(Self::of(inner, table)?)),
+            Statement::ClassLiteral { ty } => WireStatement::ClassLiteral {
+                ty: Cow::Borrowed(ty),
+            },
             // (`Statement` is non-exhaustive.)
             _ => return None,
         })
@@ -336,6 +342,9 @@ impl<'a> WireStatement<'a> {
         Ok(match self {
             WireStatement::Primitive(p) => Statement::Primitive(p.into_owned()),
             WireStatement::Null { ty } => Statement::Null {
+                ty: ty.into_owned(),
+            },
+            WireStatement::ClassLiteral { ty } => Statement::ClassLiteral {
                 ty: ty.into_owned(),
             },
             WireStatement::EnumConstant { class, name: n } => Statement::EnumConstant {
@@ -522,6 +531,9 @@ mod tests {
                 Some(VarRef(4)),
                 vec![VarRef(0)],
             ))),
+            Statement::ClassLiteral {
+                ty: FieldType::Array(Box::new(FieldType::Object("a/B".into()))),
+            },
         ])
     }
 

@@ -148,6 +148,18 @@ pub enum Observed {
         /// [`Observed::Null`]); `None` for other arrays.
         elements: Option<Vec<Observed>>,
     },
+    /// A boxed primitive seen through a reference type other than its box (a method
+    /// declared to return `Object`, `Number` or a type variable gave an `Integer`): the
+    /// primitive type of the box (`I` for `Integer`) and the value, observed as that primitive
+    /// is. Through a box type the value is observed plainly.
+    Boxed {
+        /// Descriptor character of the box's primitive type (`Z`, `B`, `C`, `S`, `I`, `J`,
+        /// `F`, `D`).
+        primitive: char,
+        /// The value ([`Observed::Boolean`], [`Observed::Char`], [`Observed::Integer`] or
+        /// [`Observed::Floating`]).
+        value: Box<Observed>,
+    },
 }
 
 /// Longest array whose elements are observed.

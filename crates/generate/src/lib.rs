@@ -474,6 +474,9 @@ pub fn generate(config: &Config, cut: &str, observer: &mut dyn Observer) -> Resu
             "{too_new} calls of the class path are missing from release {release} and were not used"
         ));
     }
+    // A class literal the tests' source cannot name (a JDK class outside the target's API).
+    let package = ferrosuite_emit::names::package_of(&internal);
+    cluster.retain_class_literals(|c| types.accessible(c, &package));
     if config.environment {
         // Files, console input, the time and seeds, once the code used them.
         cluster.add_environment();

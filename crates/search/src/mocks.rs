@@ -125,7 +125,9 @@ impl LastResorts {
                         descriptor.to_string(),
                     ))
             }
-            Statement::Cast { ty, .. } | Statement::Null { ty } => named(ty),
+            Statement::Cast { ty, .. }
+            | Statement::Null { ty }
+            | Statement::ClassLiteral { ty } => named(ty),
             Statement::ArrayNew { component, .. } => named(component),
             Statement::Mock { class, .. } => self.classes.contains(&**class),
             _ => false,

@@ -461,6 +461,21 @@ fn change_statement_typed<R: Rng + ?Sized>(
                 None => Ok(false),
             }
         }
+        Statement::ClassLiteral { ty } => {
+            let old = ty.clone();
+            let others: Vec<_> = f
+                .class_literals_for_uses(&test.statements, i)
+                .into_iter()
+                .filter(|l| l.ty != old)
+                .collect();
+            match pick(rng, &others) {
+                Some(l) => {
+                    test.statements[i] = Statement::ClassLiteral { ty: l.ty.clone() };
+                    Ok(true)
+                }
+                None => Ok(false),
+            }
+        }
         Statement::Null { ty } => {
             let ty = ty.clone();
             let types = known(f, test, types)?;

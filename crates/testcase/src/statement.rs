@@ -41,6 +41,9 @@ use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
+
+/// Internal name of `java.lang.Class`, the type of a class literal.
+pub const CLASS: &str = "java/lang/Class";
 pub use crate::mock::{MAX_ANSWERS, MockCalls, Stub, wanted_answers};
 
 /// A class, member or descriptor name in a statement: shared, so that copying a test (every
@@ -290,6 +293,13 @@ pub enum Statement {
         /// The declared type of the value.
         ty: FieldType,
     },
+    /// `T.class`: the `Class` object of a class, interface, array or primitive type, for
+    /// parameters of type `Class` (`createValue(str, String.class)`). Loading it runs no
+    /// static initialiser, as in Java.
+    ClassLiteral {
+        /// The type whose `Class` object the value is.
+        ty: FieldType,
+    },
     /// `Enum.CONSTANT`.
     EnumConstant {
         /// Internal name of the enum class.
@@ -422,6 +432,7 @@ impl Statement {
         Ok(match self {
             Statement::Primitive(p) => Some(p.field_type()),
             Statement::Null { ty } | Statement::Cast { ty, .. } => Some(ty.clone()),
+            Statement::ClassLiteral { .. } => Some(FieldType::Object(CLASS.into())),
             Statement::EnumConstant { class, .. }
             | Statement::Constructor { class, .. }
             | Statement::Mock { class, .. } => Some(FieldType::Object(class.to_string())),
@@ -442,6 +453,7 @@ impl Statement {
         match self {
             Statement::Primitive(_)
             | Statement::Null { .. }
+            | Statement::ClassLiteral { .. }
             | Statement::EnumConstant { .. }
             | Statement::ArrayNew { .. } => {}
             Statement::Constructor { args, .. } => out.extend(args),
@@ -490,6 +502,7 @@ impl Statement {
             // (A private access is unwrapped above.)
             Statement::Primitive(_)
             | Statement::Null { .. }
+            | Statement::ClassLiteral { .. }
             | Statement::EnumConstant { .. }
             | Statement::ArrayNew { .. }
             | Statement::Private(_) => (None, &mut [], None, &mut []),
@@ -571,6 +584,7 @@ impl fmt::Display for Statement {
         match self {
             Statement::Primitive(p) => write!(f, "{}", p.java_literal()),
             Statement::Null { .. } => write!(f, "null"),
+            Statement::ClassLiteral { ty } => write!(f, "{}.class", java_type(ty)),
             Statement::EnumConstant { class, name } => write!(f, "{}.{name}", java_name(class)),
             Statement::Constructor { class, args, .. } => {
                 write!(f, "new {}({})", java_name(class), join(args))
@@ -723,6 +737,7 @@ impl Test {
                 Statement::Primitive(_)
                 | Statement::EnumConstant { .. }
                 | Statement::ArrayNew { .. }
+                | Statement::ClassLiteral { .. }
                 | Statement::Private(_) => {}
                 Statement::Null { ty } => {
                     if !ty.is_reference() {

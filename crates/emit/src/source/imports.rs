@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_executor::Observed;
 use ferrosuite_testcase::Statement;
-use ferrosuite_testcase::statement::java_type;
+use ferrosuite_testcase::statement::{CLASS, java_type};
 
 use super::{EmitTest, TypeInfo};
 use crate::names::{package_of, simple_name};
@@ -164,6 +164,10 @@ pub(super) fn collect_classes(
             }
             Statement::ArrayNew { component, .. } => add_type(component, used),
             Statement::Cast { ty, .. } | Statement::Null { ty } => add_type(ty, used),
+            Statement::ClassLiteral { ty } => {
+                used.insert(CLASS.to_string());
+                add_type(ty, used);
+            }
             Statement::Mock { class, stubs } => {
                 used.insert(class.to_string());
                 for stub in stubs {

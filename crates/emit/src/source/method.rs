@@ -146,6 +146,7 @@ impl MethodWriter<'_> {
                 (
                     Statement::Primitive(_)
                     | Statement::Null { .. }
+                    | Statement::ClassLiteral { .. }
                     | Statement::EnumConstant { .. },
                     _,
                 ) if !used => Value::None,
@@ -167,6 +168,7 @@ impl MethodWriter<'_> {
                         s,
                         Statement::Primitive(_)
                             | Statement::Null { .. }
+                            | Statement::ClassLiteral { .. }
                             | Statement::EnumConstant { .. }
                     )
                     && thrower.is_none())
@@ -506,6 +508,7 @@ impl MethodWriter<'_> {
         Ok(match s {
             Statement::Primitive(_) | Statement::Null { .. } => Self::constant(s),
             Statement::EnumConstant { class, name } => format!("{}.{name}", n.name(class)),
+            Statement::ClassLiteral { ty } => format!("{}.class", self.names.ty(ty)),
             Statement::Constructor { class, .. } => {
                 let type_args = self
                     .typing

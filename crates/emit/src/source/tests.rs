@@ -114,6 +114,47 @@ fn check_lines_compile_for_their_static_types() {
         line(Observed::Integer(3), o("java/lang/Object"), false),
         None
     );
+    // With the box the worker saw, cast to it (which checks the class as well).
+    let boxed = |primitive: char, v: Observed| Observed::Boxed {
+        primitive,
+        value: Box::new(v),
+    };
+    assert_eq!(
+        line(
+            boxed('I', Observed::Integer(3)),
+            o("java/lang/Object"),
+            false
+        )
+        .unwrap(),
+        "assertEquals(3, (int) (Integer) v);"
+    );
+    assert_eq!(
+        line(
+            boxed('J', Observed::Integer(3)),
+            o("java/lang/Number"),
+            true
+        )
+        .unwrap(),
+        "assertEquals(3L, (long) (Long) v);"
+    );
+    assert_eq!(
+        line(
+            boxed('Z', Observed::Boolean(false)),
+            o("java/lang/Object"),
+            false
+        )
+        .unwrap(),
+        "assertFalse((boolean) (Boolean) v);"
+    );
+    assert_eq!(
+        line(
+            boxed('I', Observed::Integer(3)),
+            o("java/lang/Integer"),
+            false
+        )
+        .unwrap(),
+        "assertEquals(3, (int) v);"
+    );
     assert_eq!(
         line(Observed::Boolean(true), o("java/lang/Boolean"), false).unwrap(),
         "assertTrue((boolean) v);"

@@ -266,3 +266,69 @@ fn a_bridge_is_written_as_the_method_its_code_calls() {
     assert!(!src.contains("(String)"), "{src}");
     compile("emit-bridge", &class, &[]);
 }
+
+/// Class literals are declared with their exact `Class` type (`int.class` is a
+/// `Class<Integer>`), so that a bounded parameter (`Class<? extends Number>`, `Class<E>` with
+/// `E extends Enum<E>`) takes them without a raw type; the class compiles with warnings as
+/// errors.
+#[test]
+fn class_literals_are_declared_with_their_class_type() {
+    const UNITS: &str = "examples/Units";
+    let fx = fixtures().clone();
+    let cp = ClassPath::parse(&format!("{}:jrt", fx.display())).unwrap();
+    let types = ClassPathTypes::for_release(&cp, 8, None).unwrap();
+    let config = Config {
+        class_name: Some("UnitsLiteralTest".into()),
+        ..Config::default()
+    };
+    let literal = |ty: FieldType| Statement::ClassLiteral { ty };
+    let o = |s: &str| FieldType::Object(s.into());
+    let parse = "(Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;";
+    let cases = vec![
+        test(
+            vec![
+                literal(FieldType::Int),
+                string("12"),
+                m(UNITS, "parse", parse, None, &[1, 0]),
+                literal(FieldType::Array(Box::new(o("java/io/File")))),
+                m(UNITS, "parse", parse, None, &[1, 3]),
+            ],
+            None,
+        ),
+        test(
+            vec![
+                literal(o("java/lang/Long")),
+                m(UNITS, "wide", "(Ljava/lang/Class;)Z", None, &[0]),
+            ],
+            None,
+        ),
+        test(
+            vec![
+                literal(o("java/util/concurrent/TimeUnit")),
+                m(
+                    UNITS,
+                    "first",
+                    "(Ljava/lang/Class;)Ljava/lang/Enum;",
+                    None,
+                    &[0],
+                ),
+            ],
+            None,
+        ),
+    ];
+    let class = emit_class(UNITS, &cases, &config, &types).unwrap();
+    let src = &class.source;
+    for line in [
+        "Class<Integer> class2 = int.class;",
+        "Class<File[]> class3 = File[].class;",
+        "Class<Long> class2 = Long.class;",
+        "Class<TimeUnit> class2 = TimeUnit.class;",
+    ] {
+        assert!(src.contains(line), "{line}\n{src}");
+    }
+    compile(
+        "emit-literals",
+        &class,
+        &["-Xlint:rawtypes,unchecked", "-Werror"],
+    );
+}

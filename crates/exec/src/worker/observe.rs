@@ -23,7 +23,14 @@ impl Executor<'_> {
                     // calls.
                     o.value = Some(Observed::Object { class });
                 } else {
-                    o.value = Some(self.observe_object(r));
+                    let value = self.observe_object(r);
+                    o.value = Some(match self.box_primitive(r) {
+                        Some(primitive) if !declared_box(s) => Observed::Boxed {
+                            primitive,
+                            value: Box::new(value),
+                        },
+                        _ => value,
+                    });
                     if !r.is_null() && !self.is_value_like(r) {
                         o.inspectors = self.inspect(r);
                     }
@@ -97,6 +104,27 @@ impl Executor<'_> {
             }
         }
         out
+    }
+
+    /// The descriptor character of the primitive type of `r`'s class when it is a box.
+    fn box_primitive(&self, r: jobject) -> Option<char> {
+        let jni = self.jni;
+        let (_, k) = self
+            .ids
+            .boxed
+            .iter()
+            .find(|(c, _)| jni.is_instance(r, *c))?;
+        Some(match k {
+            Kind::Boolean => 'Z',
+            Kind::Byte => 'B',
+            Kind::Char => 'C',
+            Kind::Short => 'S',
+            Kind::Int => 'I',
+            Kind::Long => 'J',
+            Kind::Float => 'F',
+            Kind::Double => 'D',
+            _ => return None,
+        })
     }
 
     /// Strings, enums, boxed primitives and arrays are observed as values, not inspected.
@@ -370,6 +398,24 @@ pub(super) struct Inspector {
     /// The class of the controlled environment's static stand-in `method` is, which takes
     /// the object first (`VirtualFiles.length(File)` for `File.length()`).
     stand_in: Option<jclass>,
+}
+
+/// Whether the value `s` defines is declared as a box type (`Integer`, not `Object`).
+fn declared_box(s: &Statement) -> bool {
+    matches!(
+        s.value_type(),
+        Ok(Some(FieldType::Object(n))) if matches!(
+            n.as_str(),
+            "java/lang/Boolean"
+                | "java/lang/Byte"
+                | "java/lang/Character"
+                | "java/lang/Short"
+                | "java/lang/Integer"
+                | "java/lang/Long"
+                | "java/lang/Float"
+                | "java/lang/Double"
+        )
+    )
 }
 
 fn observe_prim(k: Kind, v: jvalue) -> Observed {

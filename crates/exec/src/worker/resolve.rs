@@ -139,6 +139,40 @@ impl Executor<'_> {
         r
     }
 
+    /// The `Class` object of any field type (a global reference): `int.class` is the
+    /// `TYPE` field of `Integer`.
+    pub(super) fn class_object(&mut self, ty: &FieldType) -> Result<jclass, String> {
+        let owner = match ty {
+            FieldType::Object(_) | FieldType::Array(_) => return self.class(ty),
+            FieldType::Boolean => "java/lang/Boolean",
+            FieldType::Byte => "java/lang/Byte",
+            FieldType::Char => "java/lang/Character",
+            FieldType::Short => "java/lang/Short",
+            FieldType::Int => "java/lang/Integer",
+            FieldType::Long => "java/lang/Long",
+            FieldType::Float => "java/lang/Float",
+            FieldType::Double => "java/lang/Double",
+        };
+        // A key no class's binary name takes (`java.lang.Integer.TYPE` is a field).
+        let key = format!("{}.TYPE", owner.replace('/', "."));
+        if let Some(c) = self.classes.get(&key) {
+            return c.clone();
+        }
+        let field = self.field(owner, "TYPE", "Ljava/lang/Class;", true)?;
+        let (class, id) = (field.class, field.id);
+        let value = raw::reference(self.jni.get_field(class, id, Kind::Object, true));
+        let found = if value.is_null() {
+            self.jni.clear_exception();
+            Err(format!("{} has no TYPE", owner.replace('/', ".")))
+        } else {
+            let global = self.jni.global(value);
+            self.jni.delete_local(value);
+            Ok(global)
+        };
+        self.classes.insert(key, found.clone());
+        found
+    }
+
     pub(super) fn class_named(&mut self, internal: &str) -> Result<jclass, String> {
         self.class(&FieldType::Object(internal.to_string()))
     }

@@ -560,6 +560,10 @@ impl Executor<'_> {
                 }
             }),
             Statement::Null { .. } => Ok(Val::Ref(std::ptr::null_mut())),
+            Statement::ClassLiteral { ty } => {
+                let c = self.class_object(ty).map_err(Stop::Invalid)?;
+                Ok(Val::Ref(jni.new_local(c)))
+            }
             Statement::EnumConstant { class, name } => {
                 let desc = format!("L{class};");
                 let f = self

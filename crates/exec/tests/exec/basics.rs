@@ -1,6 +1,7 @@
 //! The host on the fixtures: values, exceptions and branches of the Stack, the same results
 //! in fresh, reused and parallel workers, streams, inspectors and compared values.
 
+use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_exec::{Observed, Outcome, Status};
 use ferrosuite_testcase::statement::{JDouble, JFloat};
 use ferrosuite_testcase::{Prim, Statement, Test, VarRef};
@@ -374,6 +375,89 @@ fn a_returned_object_the_test_held_is_named() {
     assert_eq!(
         same,
         [None, None, Some(0), Some(0), None, None, None],
+        "{r:?}"
+    );
+}
+
+/// A class literal is the `Class` object of its type, primitive and array types included.
+#[test]
+fn class_literals_give_the_class_objects_of_their_types() {
+    let mut host = fixture_host(&["examples/Stack"]);
+    let name = |v: u32| {
+        Statement::method(
+            "java/lang/Class",
+            "getName",
+            "()Ljava/lang/String;",
+            Some(VarRef(v)),
+            vec![],
+        )
+    };
+    let t = Test::new(vec![
+        Statement::ClassLiteral { ty: FieldType::Int },
+        Statement::ClassLiteral {
+            ty: FieldType::Array(Box::new(FieldType::Object("java/io/File".into()))),
+        },
+        Statement::ClassLiteral {
+            ty: FieldType::Object("examples/Stack".into()),
+        },
+        name(0),
+        name(1),
+        name(2),
+    ]);
+    let r = host.run(&[t], true).unwrap();
+    let r = &r[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    let names: Vec<Option<&Observed>> = r.observations[3..]
+        .iter()
+        .map(|o| o.value.as_ref())
+        .collect();
+    let text = |s: &str| Observed::String {
+        text: s.into(),
+        truncated: false,
+    };
+    assert_eq!(
+        names,
+        [
+            Some(&text("int")),
+            Some(&text("[Ljava.io.File;")),
+            Some(&text("examples.Stack"))
+        ],
+        "{r:?}"
+    );
+}
+
+/// A box returned through a method declared to give `Object` is observed with its box
+/// (an assertion must name it); through a box type it is observed plainly.
+#[test]
+fn a_box_seen_through_object_is_observed_with_its_box() {
+    let mut host = fixture_host(&["examples/Stack"]);
+    let t = Test::new(vec![
+        Statement::Primitive(Prim::Long(7)),
+        Statement::method(
+            "java/lang/Long",
+            "valueOf",
+            "(J)Ljava/lang/Long;",
+            None,
+            vec![VarRef(0)],
+        ),
+        Statement::method(
+            "java/util/Objects",
+            "requireNonNull",
+            "(Ljava/lang/Object;)Ljava/lang/Object;",
+            None,
+            vec![VarRef(1)],
+        ),
+    ]);
+    let r = host.run(&[t], true).unwrap();
+    let r = &r[0];
+    assert_eq!(r.status, Status::Completed, "{r:?}");
+    assert_eq!(r.observations[1].value, Some(Observed::Integer(7)), "{r:?}");
+    assert_eq!(
+        r.observations[2].value,
+        Some(Observed::Boxed {
+            primitive: 'J',
+            value: Box::new(Observed::Integer(7)),
+        }),
         "{r:?}"
     );
 }

@@ -317,3 +317,34 @@ fn without_the_environment_random_values_are_not_asserted() {
         .collect();
     assert_none_asserted(&class.source, &unseeded);
 }
+
+/// Code that branches on a `Class` argument is covered with class literals (`int.class`,
+/// `File[].class`, an enum for `Class<E extends Enum<E>>`, a `Number` for
+/// `Class<? extends Number>`), and the tests compile and pass. Left out: `first`'s empty-enum
+/// branch and `none`'s true branch (they need classes the code does not name or no test can),
+/// the private constructor and the private nested class. A boxed result of a method declared
+/// to return `Object` is asserted through its box.
+#[test]
+fn class_parameters_get_class_literals() {
+    let Some(config) = config(JUnit::Five) else {
+        return;
+    };
+    let g = generate(&config, "examples.Units", &mut Quiet).unwrap();
+    let source = &g.class.as_ref().expect("a test class").source;
+    assert_eq!(g.tests_uncompilable + g.tests_failing, 0, "{source}");
+    assert!(
+        g.branches_covered + 4 >= g.branches,
+        "{}/{}\n{source}",
+        g.branches_covered,
+        g.branches
+    );
+    for literal in [
+        "int.class",
+        "File[].class",
+        "BigDecimal.class",
+        "TimeUnit.class",
+    ] {
+        assert!(source.contains(literal), "{literal}\n{source}");
+    }
+    assert!(source.contains(", (int) (Integer) object);"), "{source}");
+}

@@ -42,6 +42,11 @@
 //!   erased-generic fallback (`Integer`, as in the paper's Section IV-A);
 //! - `null` when nothing else works or beyond [`Config::max_recursion`] levels.
 //!
+//! A `Class` parameter is first, unless the draw for `null` says otherwise, a class literal
+//! (`Number.class`) among the cluster's
+//! [candidates](ferrosuite_testcase::cluster::TestCluster::class_literals) that fit the
+//! parameter's generic type (`literals.rs`); only then does it follow the steps above.
+//!
 //! "Fitting" uses what the cluster knows about subtypes (a type's listed subtypes and the types
 //! its generators return, plus `Object` for every reference), see [`Factory::assignable`].
 //!
@@ -70,6 +75,7 @@
 //! ```
 
 mod insert;
+mod literals;
 mod splice;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]

@@ -1,7 +1,8 @@
 //! Splices: statements generated at a position of a test, with values for their parameters.
 
 use ferrosuite_bytecode::descriptor::FieldType;
-use ferrosuite_testcase::statement::{Statement, Test, VarRef};
+use ferrosuite_testcase::cluster::ClassLiteral;
+use ferrosuite_testcase::statement::{CLASS, Statement, Test, VarRef};
 
 use super::{Call, Factory, STRING, value_types};
 #[cfg(test)]
@@ -266,6 +267,15 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
                     };
                     return self.push(mock, Some(FieldType::Object(class.clone())));
                 }
+                // A `Class` nothing gives (or, half the time, one something gives): a literal.
+                let literals = &f.cluster.class_literals;
+                if matches!(ty, FieldType::Object(n) if n == CLASS)
+                    && !literals.is_empty()
+                    && (options == 0 || chance(self.rng, 0.5))
+                {
+                    let lit = pick(self.rng, literals)?;
+                    return self.push_literal(lit);
+                }
                 if options == 0 {
                     return None;
                 }
@@ -297,6 +307,24 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
             FieldType::Array(component) => self.array(component, depth),
             _ => self.push_constant(ty),
         }
+    }
+
+    /// A class literal fitting parameter `k` of `call`, unless none fits or the draw leaves
+    /// the parameter to [`value`](Self::value) (`null`, another `Class` value) with the
+    /// probability of `null`.
+    fn class_literal(&mut self, call: Call<'a>, k: usize) -> Option<VarRef> {
+        let f = self.f;
+        let fitting = f.class_literals_for(call, k);
+        if fitting.is_empty() || chance(self.rng, f.config.null_probability) {
+            return None;
+        }
+        let lit = *pick(self.rng, &fitting)?;
+        self.push_literal(lit)
+    }
+
+    fn push_literal(&mut self, lit: &ClassLiteral) -> Option<VarRef> {
+        let s = Statement::ClassLiteral { ty: lit.ty.clone() };
+        self.push(s, Some(FieldType::Object(CLASS.into())))
     }
 
     /// `new T[n]` and a store of a generated value into each element.
@@ -352,7 +380,16 @@ impl<'a, R: Rng + ?Sized> Gen<'_, 'a, R> {
         for (i, (p, erased)) in params.iter().enumerate() {
             match fixed {
                 Some((j, v)) if j == i => args.push(v),
-                _ => args.push(self.value(p, *erased, depth + 1, allow_null)?),
+                _ => {
+                    let literal = match p {
+                        FieldType::Object(n) if n == CLASS => self.class_literal(call, i),
+                        _ => None,
+                    };
+                    match literal {
+                        Some(v) => args.push(v),
+                        None => args.push(self.value(p, *erased, depth + 1, allow_null)?),
+                    }
+                }
             }
         }
         let s = call.statement(recv, args)?;

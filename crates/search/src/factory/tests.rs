@@ -110,6 +110,7 @@ pub(crate) fn toy_cluster() -> TestCluster {
         type_params: Vec::new(),
         private_members: Vec::new(),
         environment: Vec::new(),
+        class_literals: Vec::new(),
         result_methods: BTreeMap::new(),
         constructors: vec![ctor],
         methods: vec![

@@ -472,6 +472,37 @@ pub struct TestCluster {
     /// their resource (empty unless [`TestCluster::add_environment`] was called).
     #[serde(default)]
     pub environment: Vec<(environment::Resource, Operation)>,
+    /// The types whose class literals (`String.class`) tests may pass for `Class`
+    /// parameters: what the CUT's members and code name, then `Object`, `String`, `Integer`
+    /// and the primitive types; only classes tests in the CUT's package can name (see
+    /// `builder/literals.rs`).
+    #[serde(default)]
+    pub class_literals: Vec<ClassLiteral>,
+}
+
+/// A class literal the search may write (`Number.class`), with what it is assignable to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassLiteral {
+    /// The type whose `Class` object it is.
+    pub ty: FieldType,
+    /// The class `T` of its type `Class<T>` (the box of a primitive type: `int.class` is a
+    /// `Class<Integer>`), then every supertype of `T` as far as the class path shows them
+    /// (internal names; for an array type `Object`, `Cloneable` and `Serializable`).
+    pub supertypes: Vec<String>,
+}
+
+impl ClassLiteral {
+    /// Whether the literal is a `Class<? extends bound>`.
+    #[must_use]
+    pub fn within(&self, bound: &str) -> bool {
+        bound == OBJECT || self.supertypes.iter().any(|s| s == bound)
+    }
+
+    /// Whether the literal is a `Class<class>` (`class` as an internal name).
+    #[must_use]
+    pub fn is_of(&self, class: &str) -> bool {
+        self.supertypes.first().is_some_and(|s| s == class)
+    }
 }
 
 impl TestCluster {
@@ -487,6 +518,19 @@ impl TestCluster {
     /// environment.
     pub fn add_environment(&mut self) {
         self.environment = environment::operations();
+    }
+
+    /// Keeps only the class literals whose class (the element class of an array type)
+    /// `keep` accepts, by internal name; primitive types stay. Returns how many went. For a
+    /// compilation target whose tests cannot name a class the class path has.
+    pub fn retain_class_literals(&mut self, mut keep: impl FnMut(&str) -> bool) -> usize {
+        let before = self.class_literals.len();
+        self.class_literals
+            .retain(|l| match builder::element(&l.ty) {
+                FieldType::Object(c) => keep(c),
+                _ => true,
+            });
+        before - self.class_literals.len()
     }
 
     /// Keeps only the operations `keep` accepts — members of the CUT, generators of every

@@ -985,3 +985,33 @@ fn package_statics_the_cut_reads_join_its_members_when_asked() {
     // Statics of the CUT's own class and of the JDK are not added twice or at all.
     assert!(with.methods.iter().all(|m| !m.class.starts_with("java/")));
 }
+
+#[test]
+fn class_literals_are_the_types_the_cut_names_that_a_test_can_name() {
+    let c = build(fixture_cp(), "examples/Units");
+    let o = |s: &str| FieldType::Object(s.into());
+    let types: Vec<&FieldType> = c.class_literals.iter().map(|l| &l.ty).collect();
+    // Member types, then the classes the code names, then the defaults.
+    for want in [
+        o("java/util/concurrent/TimeUnit"),
+        o("java/lang/Integer"),
+        o("java/math/BigDecimal"),
+        FieldType::Array(Box::new(o("java/io/File"))),
+        o("java/lang/Long"),
+        o("java/lang/Double"),
+        FieldType::Int,
+    ] {
+        assert!(types.contains(&&want), "{want:?} in {types:?}");
+    }
+    let at = |t: &FieldType| types.iter().position(|x| *x == t).unwrap();
+    assert!(at(&o("java/util/concurrent/TimeUnit")) < at(&o("java/math/BigDecimal")));
+    assert_eq!(types.last(), Some(&&FieldType::Float), "{types:?}");
+    // A private nested class the code reads is no literal.
+    assert!(!types.contains(&&o("examples/Units$Missing")), "{types:?}");
+    assert_eq!(types.len(), c.class_literals.len());
+    let lit = |t: &FieldType| &c.class_literals[at(t)];
+    assert!(lit(&o("java/lang/Integer")).within("java/lang/Number"));
+    assert!(lit(&FieldType::Int).is_of("java/lang/Integer"));
+    assert!(lit(&o("java/util/concurrent/TimeUnit")).within("java/lang/Enum"));
+    assert!(!lit(&o("java/lang/Long")).within("java/lang/Enum"));
+}

@@ -45,6 +45,16 @@ fn sample() -> Test {
             class: "java/util/concurrent/TimeUnit".into(),
             name: "SECONDS".into(),
         },
+        Statement::ClassLiteral {
+            ty: FieldType::Array(Box::new(FieldType::Int)),
+        },
+        Statement::method(
+            "java/lang/Class",
+            "getName",
+            "()Ljava/lang/String;",
+            Some(VarRef(12)),
+            vec![],
+        ),
     ])
 }
 

@@ -38,6 +38,23 @@ mod uses;
 pub(super) use relations::Generics;
 
 const OBJECT: &str = "java/lang/Object";
+const CLASS: &str = "java/lang/Class";
+
+/// The class `T` of the literal `ty.class` (a `Class<T>`): the box of a primitive type.
+fn boxed(ty: &FieldType) -> FieldType {
+    let b = match ty {
+        FieldType::Boolean => "java/lang/Boolean",
+        FieldType::Byte => "java/lang/Byte",
+        FieldType::Char => "java/lang/Character",
+        FieldType::Short => "java/lang/Short",
+        FieldType::Int => "java/lang/Integer",
+        FieldType::Long => "java/lang/Long",
+        FieldType::Float => "java/lang/Float",
+        FieldType::Double => "java/lang/Double",
+        t => return t.clone(),
+    };
+    FieldType::Object(b.into())
+}
 
 /// A class's type parameters and direct supertypes (superclass first), as [`TypeInfo::generic_class`](crate::TypeInfo::generic_class)
 /// gives them.
@@ -352,6 +369,11 @@ impl Typing {
                 Statement::Method { .. } => {
                     Call::of(s).and_then(|call| t.returned(g, i, stmts, decl, &call))
                 }
+                // `String.class` is a `Class<String>`, `int.class` a `Class<Integer>`.
+                Statement::ClassLiteral { ty } => Some(class_type(
+                    CLASS,
+                    vec![TypeArg::Exact(generic_of(&boxed(ty)))],
+                )),
                 Statement::FieldRead {
                     class,
                     name,

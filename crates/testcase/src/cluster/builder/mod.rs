@@ -2,6 +2,7 @@
 
 mod casts;
 mod generators;
+mod literals;
 mod members;
 mod statics;
 
@@ -22,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::statement::java_name;
 
 pub use generators::{JDK_DEFAULT_SUBTYPES, JDK_FACTORIES, jdk_default_subtypes};
+pub(crate) use literals::element;
 
 use generators::BOXES;
 
@@ -172,6 +174,8 @@ impl<'a> Builder<'a> {
             fields.extend(f);
         }
         let private_members = self.private_members(&cut, &cf, &cut_params);
+        let class_literals =
+            self.class_literals(&cut, constructors.iter().chain(&methods).chain(&fields));
         self.cut_statics = methods
             .iter()
             .chain(&fields)
@@ -231,6 +235,7 @@ impl<'a> Builder<'a> {
             erased_generic_fallback: self.config.erased_generic_fallback.clone(),
             warnings: self.warnings,
             environment: Vec::new(),
+            class_literals,
         })
     }
 
