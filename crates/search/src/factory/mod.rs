@@ -17,7 +17,8 @@
 //!    member on a value of the CUT's type, or one of the cluster's
 //!    [result methods](ferrosuite_testcase::cluster::TestCluster::result_methods) on a value of
 //!    a class the CUT returned (`iterator()` on the `Iterable` of `Splitter.split`, then
-//!    `next()` on the iterator) — the receiver is picked first, then the call;
+//!    `next()` on the iterator) or of a library class it takes (`options.addOption(…)`) — the
+//!    receiver is picked first, then the call;
 //! 3. a call on the CUT that takes an existing value as one of its parameters
 //!    ([`Factory::insert_call_with_value`]).
 //!

@@ -460,7 +460,10 @@ pub struct TestCluster {
     /// Instance methods to call on values of other classes that the CUT's methods and fields
     /// return (and, one level down, that those methods return), by internal class name: the
     /// `Iterable` that `Splitter.split` returns gets `iterator()`, the `Iterator` gets
-    /// `hasNext()` and `next()`, whose code is often the CUT's own (nested) code.
+    /// `hasNext()` and `next()`, whose code is often the CUT's own (nested) code. Also the
+    /// `void` and self-returning instance methods of the library's (non-JDK) classes the CUT's
+    /// constructors and methods take, up to eight classes: what configures an argument before
+    /// the CUT reads it (`options.addOption(…)` before `formatter.printHelp("app", options)`).
     pub result_methods: BTreeMap<String, Vec<Operation>>,
     /// Every type needed, by descriptor (the CUT included).
     pub types: BTreeMap<String, TypeInfo>,

@@ -1015,3 +1015,28 @@ fn class_literals_are_the_types_the_cut_names_that_a_test_can_name() {
     assert!(lit(&o("java/util/concurrent/TimeUnit")).within("java/lang/Enum"));
     assert!(!lit(&o("java/lang/Long")).within("java/lang/Enum"));
 }
+
+#[test]
+fn the_library_classes_the_cut_takes_get_their_instance_methods_called() {
+    let c = build(fixture_cp(), "cluster/Registry");
+    // `tick(Counter c)`: a test may call `counter.increment()` before passing it.
+    let counter = c
+        .result_methods
+        .get("cluster/Counter")
+        .expect("Counter's methods");
+    let names: Vec<&str> = counter.iter().map(|m| &*m.name).collect();
+    // `increment()` changes it; the getter `get()` would not.
+    assert!(
+        names.contains(&"increment") && !names.contains(&"get"),
+        "{names:?}"
+    );
+    assert!(counter.iter().all(|m| !m.is_static), "{names:?}");
+    // JDK parameter types the CUT does not return (`Map`) are not configured this way, nor
+    // is the CUT itself.
+    let keys: Vec<&String> = c.result_methods.keys().collect();
+    assert!(!c.result_methods.contains_key("java/util/Map"), "{keys:?}");
+    assert!(
+        !c.result_methods.contains_key("cluster/Registry"),
+        "{keys:?}"
+    );
+}

@@ -12,7 +12,8 @@
 //! 2. the classes and array types the CUT's code and its nested classes' code name in their
 //!    constant pools (`new`, `checkcast`, `instanceof`, owners of members, `ldc` of a class
 //!    literal, caught exceptions) — the classes the code works with;
-//! 3. `Object`, `String`, `Integer` and the primitive types, so that any `Class` parameter
+//! 3. the enums the cluster reached (a parameter `Class<E extends Enum<E>>` wants one);
+//! 4. `Object`, `String`, `Integer` and the primitive types, so that any `Class` parameter
 //!    has candidates (code that takes a `Class` often treats `int.class` and the other
 //!    primitive types apart: `Defaults.defaultValue`, `ClassUtils.isAssignable`).
 //!
@@ -33,7 +34,7 @@ use ferrosuite_bytecode::descriptor::FieldType;
 
 use super::generators::BOXES;
 use super::{Builder, OBJECT, Operation, STRING};
-use crate::cluster::ClassLiteral;
+use crate::cluster::{ClassLiteral, TypeKind};
 
 /// Candidates kept at most (the earlier sources first).
 pub(super) const MAX_LITERALS: usize = 64;
@@ -76,6 +77,13 @@ impl Builder<'_> {
                 from_code.extend(ty);
             }
         }
+        // The enums the cluster reached (`Class<E extends Enum<E>>` wants one).
+        let enums: Vec<FieldType> = self
+            .types
+            .values()
+            .filter(|t| matches!(t.kind, TypeKind::Enum { .. }) && t.accessible)
+            .map(|t| t.ty.clone())
+            .collect();
         let defaults = [
             FieldType::Object(OBJECT.into()),
             FieldType::Object(STRING.into()),
@@ -93,7 +101,11 @@ impl Builder<'_> {
         let named_room = MAX_LITERALS - defaults.len();
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
-        let named = from_members.into_iter().chain(from_code).map(|t| (t, true));
+        let named = from_members
+            .into_iter()
+            .chain(from_code)
+            .chain(enums)
+            .map(|t| (t, true));
         for (ty, is_named) in named.chain(defaults.into_iter().map(|t| (t, false))) {
             if seen.contains(&ty) || (is_named && out.len() >= named_room) {
                 continue;

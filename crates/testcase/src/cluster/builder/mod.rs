@@ -27,6 +27,9 @@ pub(crate) use literals::element;
 
 use generators::BOXES;
 
+/// Argument classes whose instance methods join [`TestCluster::result_methods`] at most.
+const MAX_ARGUMENT_CLASSES: usize = 8;
+
 fn package_of(class: &str) -> &str {
     class.rsplit_once('/').map_or("", |(p, _)| p)
 }
@@ -174,8 +177,6 @@ impl<'a> Builder<'a> {
             fields.extend(f);
         }
         let private_members = self.private_members(&cut, &cf, &cut_params);
-        let class_literals =
-            self.class_literals(&cut, constructors.iter().chain(&methods).chain(&fields));
         self.cut_statics = methods
             .iter()
             .chain(&fields)
@@ -202,7 +203,12 @@ impl<'a> Builder<'a> {
             }
         }
         // Calls on returned values need arguments too (one step further from the CUT).
-        let result_methods = self.result_methods(methods.iter().chain(&fields));
+        let mut result_methods = self.result_methods(methods.iter().chain(&fields));
+        self.argument_methods(
+            &cut,
+            constructors.iter().chain(&methods),
+            &mut result_methods,
+        );
         for op in result_methods.values().flatten() {
             for p in op.params.clone() {
                 self.enqueue_use(&p, 2);
@@ -223,6 +229,8 @@ impl<'a> Builder<'a> {
                 self.queue.len() + 1
             ));
         }
+        let class_literals =
+            self.class_literals(&cut, constructors.iter().chain(&methods).chain(&fields));
         Ok(TestCluster {
             cut,
             type_params: self.cut_params,
@@ -276,6 +284,56 @@ impl<'a> Builder<'a> {
         }
         out.retain(|_, m| !m.is_empty());
         out
+    }
+
+    /// Adds to `out` the instance methods of the library's classes that `ops` take as
+    /// parameters (not JDK classes, not the CUT) that return nothing or the class itself, at
+    /// most [`MAX_ARGUMENT_CLASSES`] classes in name order: the calls that configure an
+    /// argument before the CUT gets it (`options.addOption("v", "verbose", false, "…")` before
+    /// `formatter.printHelp("app", options)`). A class already there (the CUT returns it too)
+    /// keeps its entry.
+    fn argument_methods<'o>(
+        &mut self,
+        cut: &str,
+        ops: impl Iterator<Item = &'o Operation>,
+        out: &mut BTreeMap<String, Vec<Operation>>,
+    ) {
+        if self.config.result_depth == 0 {
+            return;
+        }
+        let classes: BTreeSet<String> = ops
+            .flat_map(|op| &op.params)
+            .filter_map(|p| match &p.ty {
+                FieldType::Object(c) if c != cut && self.user.contains(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut added = 0;
+        for class in classes {
+            if added >= MAX_ARGUMENT_CLASSES {
+                break;
+            }
+            if out.contains_key(&class) || !self.class_accessible(&class) {
+                continue;
+            }
+            let Some(cf) = self.load(&class) else {
+                continue;
+            };
+            let params = self
+                .class_signature(&class)
+                .map(|s| s.type_params)
+                .unwrap_or_default();
+            let (_, mut methods, _) = self.collect_members(&class, &cf, &params);
+            // Calls that change the argument: `void` ones and those giving the class back
+            // (`addOption` returns the `Options`); its getters would only crowd the CUT's calls.
+            let own = FieldType::Object(class.clone());
+            methods.retain(|m| !m.is_static && m.ret.as_ref().is_none_or(|r| r.ty == own));
+            methods.truncate(self.config.max_result_methods);
+            if !methods.is_empty() {
+                out.insert(class, methods);
+                added += 1;
+            }
+        }
     }
 
     /// The class of `op`'s result when calls on it are worth making: an accessible class
