@@ -4,23 +4,21 @@ use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::{Prim, java_type, string_literal};
 
-/// The box classes and their primitive types.
-const BOXES: [(&str, FieldType); 8] = [
-    ("java/lang/Boolean", FieldType::Boolean),
-    ("java/lang/Byte", FieldType::Byte),
-    ("java/lang/Character", FieldType::Char),
-    ("java/lang/Short", FieldType::Short),
-    ("java/lang/Integer", FieldType::Int),
-    ("java/lang/Long", FieldType::Long),
-    ("java/lang/Float", FieldType::Float),
-    ("java/lang/Double", FieldType::Double),
-];
-
 fn box_of(ty: &FieldType) -> Option<FieldType> {
     let FieldType::Object(c) = ty else {
         return None;
     };
-    BOXES.iter().find(|(b, _)| b == c).map(|(_, p)| p.clone())
+    Some(match c.as_str() {
+        "java/lang/Boolean" => FieldType::Boolean,
+        "java/lang/Byte" => FieldType::Byte,
+        "java/lang/Character" => FieldType::Char,
+        "java/lang/Short" => FieldType::Short,
+        "java/lang/Integer" => FieldType::Int,
+        "java/lang/Long" => FieldType::Long,
+        "java/lang/Float" => FieldType::Float,
+        "java/lang/Double" => FieldType::Double,
+        _ => return None,
+    })
 }
 
 /// The assertion for an observed value of an expression of static type `ty`: the assertion
@@ -40,16 +38,11 @@ pub(super) fn check_line(
         if box_of(ty).is_some() || !reference {
             return check_line(value, expr, ty, four, enum_name);
         }
-        let prim = FieldType::parse(&primitive.to_string()).ok()?;
-        let (b, _) = BOXES.iter().find(|(_, p)| *p == prim)?;
+        let b = FieldType::parse(&primitive.to_string())
+            .ok()?
+            .boxed_class()?;
         let cast = format!("({}) {expr}", b.rsplit('/').next()?);
-        return check_line(
-            value,
-            &cast,
-            &FieldType::Object((*b).into()),
-            four,
-            enum_name,
-        );
+        return check_line(value, &cast, &FieldType::Object(b.into()), four, enum_name);
     }
     // A primitive, or a box (unboxed by a cast so that no overload is ambiguous).
     let (prim, e) = match box_of(ty) {

@@ -142,16 +142,8 @@ impl Executor<'_> {
     /// The `Class` object of any field type (a global reference): `int.class` is the
     /// `TYPE` field of `Integer`.
     pub(super) fn class_object(&mut self, ty: &FieldType) -> Result<jclass, String> {
-        let owner = match ty {
-            FieldType::Object(_) | FieldType::Array(_) => return self.class(ty),
-            FieldType::Boolean => "java/lang/Boolean",
-            FieldType::Byte => "java/lang/Byte",
-            FieldType::Char => "java/lang/Character",
-            FieldType::Short => "java/lang/Short",
-            FieldType::Int => "java/lang/Integer",
-            FieldType::Long => "java/lang/Long",
-            FieldType::Float => "java/lang/Float",
-            FieldType::Double => "java/lang/Double",
+        let Some(owner) = ty.boxed_class() else {
+            return self.class(ty);
         };
         // A key no class's binary name takes (`java.lang.Integer.TYPE` is a field).
         let key = format!("{}.TYPE", owner.replace('/', "."));

@@ -42,18 +42,8 @@ const CLASS: &str = "java/lang/Class";
 
 /// The class `T` of the literal `ty.class` (a `Class<T>`): the box of a primitive type.
 fn boxed(ty: &FieldType) -> FieldType {
-    let b = match ty {
-        FieldType::Boolean => "java/lang/Boolean",
-        FieldType::Byte => "java/lang/Byte",
-        FieldType::Char => "java/lang/Character",
-        FieldType::Short => "java/lang/Short",
-        FieldType::Int => "java/lang/Integer",
-        FieldType::Long => "java/lang/Long",
-        FieldType::Float => "java/lang/Float",
-        FieldType::Double => "java/lang/Double",
-        t => return t.clone(),
-    };
-    FieldType::Object(b.into())
+    ty.boxed_class()
+        .map_or_else(|| ty.clone(), |b| FieldType::Object(b.into()))
 }
 
 /// A class's type parameters and direct supertypes (superclass first), as [`TypeInfo::generic_class`](crate::TypeInfo::generic_class)

@@ -32,7 +32,6 @@ use std::collections::BTreeSet;
 use ferrosuite_bytecode::constant_pool::{Constant, CpIndex};
 use ferrosuite_bytecode::descriptor::FieldType;
 
-use super::generators::BOXES;
 use super::{Builder, OBJECT, Operation, STRING};
 use crate::cluster::{ClassLiteral, TypeKind};
 
@@ -134,8 +133,8 @@ impl Builder<'_> {
                     .map(String::from)
                     .to_vec();
             }
-            p => match BOXES.iter().find(|(_, prim)| prim == p) {
-                Some((b, _)) => (*b).to_string(),
+            p => match p.boxed_class() {
+                Some(b) => b.to_string(),
                 None => return Vec::new(),
             },
         };

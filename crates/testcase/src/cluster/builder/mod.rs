@@ -267,16 +267,9 @@ impl<'a> Builder<'a> {
                 if out.contains_key(&class) || out.len() >= self.config.max_result_types {
                     continue;
                 }
-                let Some(cf) = self.load(&class) else {
+                let Some(methods) = self.instance_methods(&class, |_| true) else {
                     continue;
                 };
-                let params = self
-                    .class_signature(&class)
-                    .map(|s| s.type_params)
-                    .unwrap_or_default();
-                let (_, mut methods, _) = self.collect_members(&class, &cf, &params);
-                methods.retain(|m| !m.is_static);
-                methods.truncate(self.config.max_result_methods);
                 next.extend(methods.iter().filter_map(|m| self.result_class(m)));
                 out.insert(class, methods);
             }
@@ -316,24 +309,37 @@ impl<'a> Builder<'a> {
             if out.contains_key(&class) || !self.class_accessible(&class) {
                 continue;
             }
-            let Some(cf) = self.load(&class) else {
-                continue;
-            };
-            let params = self
-                .class_signature(&class)
-                .map(|s| s.type_params)
-                .unwrap_or_default();
-            let (_, mut methods, _) = self.collect_members(&class, &cf, &params);
             // Calls that change the argument: `void` ones and those giving the class back
             // (`addOption` returns the `Options`); its getters would only crowd the CUT's calls.
             let own = FieldType::Object(class.clone());
-            methods.retain(|m| !m.is_static && m.ret.as_ref().is_none_or(|r| r.ty == own));
-            methods.truncate(self.config.max_result_methods);
+            let Some(methods) =
+                self.instance_methods(&class, |m| m.ret.as_ref().is_none_or(|r| r.ty == own))
+            else {
+                continue;
+            };
             if !methods.is_empty() {
                 out.insert(class, methods);
                 added += 1;
             }
         }
+    }
+
+    /// The accessible instance methods of `class` that `keep` accepts, at most
+    /// [`ClusterConfig::max_result_methods`]; `None` when the class cannot be read.
+    fn instance_methods(
+        &mut self,
+        class: &str,
+        keep: impl Fn(&Operation) -> bool,
+    ) -> Option<Vec<Operation>> {
+        let cf = self.load(class)?;
+        let params = self
+            .class_signature(class)
+            .map(|s| s.type_params)
+            .unwrap_or_default();
+        let (_, mut methods, _) = self.collect_members(class, &cf, &params);
+        methods.retain(|m| !m.is_static && keep(m));
+        methods.truncate(self.config.max_result_methods);
+        Some(methods)
     }
 
     /// The class of `op`'s result when calls on it are worth making: an accessible class
