@@ -129,6 +129,34 @@ impl FieldType {
         })
     }
 
+    /// The primitive type whose box is the class `internal` (`int` for `java/lang/Integer`);
+    /// `None` for any other class. The inverse of [`boxed_class`](Self::boxed_class).
+    #[must_use]
+    pub fn unboxed(internal: &str) -> Option<FieldType> {
+        [
+            FieldType::Boolean,
+            FieldType::Byte,
+            FieldType::Char,
+            FieldType::Short,
+            FieldType::Int,
+            FieldType::Long,
+            FieldType::Float,
+            FieldType::Double,
+        ]
+        .into_iter()
+        .find(|p| p.boxed_class() == Some(internal))
+    }
+
+    /// The innermost element type of an array type (`String` for `String[][]`); any other
+    /// type itself.
+    #[must_use]
+    pub fn innermost(&self) -> &FieldType {
+        match self {
+            FieldType::Array(c) => c.innermost(),
+            t => t,
+        }
+    }
+
     /// The name used by `Class.forName` / a `Class` constant: internal name for objects,
     /// descriptor for arrays.
     #[must_use]
@@ -270,6 +298,22 @@ impl fmt::Display for MethodDescriptor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boxes_and_element_types() {
+        for p in ["Z", "B", "C", "S", "I", "J", "F", "D"] {
+            let p = FieldType::parse(p).ok();
+            assert!(p.is_some());
+            let boxed = p.as_ref().and_then(FieldType::boxed_class);
+            assert_eq!(boxed.and_then(FieldType::unboxed), p);
+        }
+        assert_eq!(FieldType::unboxed("java/lang/Number"), None);
+        let t = FieldType::Array(Box::new(FieldType::Array(Box::new(FieldType::Object(
+            "java/lang/String".into(),
+        )))));
+        assert_eq!(t.innermost(), &FieldType::Object("java/lang/String".into()));
+        assert_eq!(FieldType::Int.innermost(), &FieldType::Int);
+    }
 
     #[test]
     fn rejects_malformed() {

@@ -82,13 +82,7 @@ impl LastResorts {
     /// Whether a statement uses a non-public member or class of the library.
     #[must_use]
     pub fn internal(&self, s: &Statement) -> bool {
-        let named = |ty: &FieldType| {
-            let mut t = ty;
-            while let FieldType::Array(c) = t {
-                t = c;
-            }
-            matches!(t, FieldType::Object(c) if self.classes.contains(&**c))
-        };
+        let named = |ty: &FieldType| matches!(ty.innermost(), FieldType::Object(c) if self.classes.contains(&**c));
         match s {
             Statement::Constructor {
                 class, descriptor, ..

@@ -41,10 +41,10 @@ use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
+pub use crate::mock::{MAX_ANSWERS, MockCalls, Stub, wanted_answers};
 
 /// Internal name of `java.lang.Class`, the type of a class literal.
 pub const CLASS: &str = "java/lang/Class";
-pub use crate::mock::{MAX_ANSWERS, MockCalls, Stub, wanted_answers};
 
 /// A class, member or descriptor name in a statement: shared, so that copying a test (every
 /// mutation copies one) copies no string.

@@ -5,20 +5,10 @@ use ferrosuite_executor::Observed;
 use ferrosuite_testcase::statement::{Prim, java_type, string_literal};
 
 fn box_of(ty: &FieldType) -> Option<FieldType> {
-    let FieldType::Object(c) = ty else {
-        return None;
-    };
-    Some(match c.as_str() {
-        "java/lang/Boolean" => FieldType::Boolean,
-        "java/lang/Byte" => FieldType::Byte,
-        "java/lang/Character" => FieldType::Char,
-        "java/lang/Short" => FieldType::Short,
-        "java/lang/Integer" => FieldType::Int,
-        "java/lang/Long" => FieldType::Long,
-        "java/lang/Float" => FieldType::Float,
-        "java/lang/Double" => FieldType::Double,
-        _ => return None,
-    })
+    match ty {
+        FieldType::Object(c) => FieldType::unboxed(c),
+        _ => None,
+    }
 }
 
 /// The assertion for an observed value of an expression of static type `ty`: the assertion

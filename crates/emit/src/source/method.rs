@@ -215,13 +215,9 @@ impl MethodWriter<'_> {
         }
         let name = method_scope.fresh(&self.test_name(stmts));
         let deprecation = stmts.iter().any(|s| self.uses_deprecated(s))
-            || decl.iter().flatten().any(|t| {
-                let mut base = t;
-                while let FieldType::Array(c) = base {
-                    base = c;
-                }
-                matches!(base, FieldType::Object(c) if self.types.deprecated(c, None))
-            });
+            || decl.iter().flatten().any(
+                |t| matches!(t.innermost(), FieldType::Object(c) if self.types.deprecated(c, None)),
+            );
         // Assertions after the statements written (none, unless the test was cut short).
         unwritten.extend(
             (0..self.t.assertions.len()).filter(|&k| self.t.assertions[k].statement >= stmts.len()),

@@ -402,20 +402,7 @@ pub(super) struct Inspector {
 
 /// Whether the value `s` defines is declared as a box type (`Integer`, not `Object`).
 fn declared_box(s: &Statement) -> bool {
-    matches!(
-        s.value_type(),
-        Ok(Some(FieldType::Object(n))) if matches!(
-            n.as_str(),
-            "java/lang/Boolean"
-                | "java/lang/Byte"
-                | "java/lang/Character"
-                | "java/lang/Short"
-                | "java/lang/Integer"
-                | "java/lang/Long"
-                | "java/lang/Float"
-                | "java/lang/Double"
-        )
-    )
+    matches!(s.value_type(), Ok(Some(FieldType::Object(n))) if FieldType::unboxed(&n).is_some())
 }
 
 fn observe_prim(k: Kind, v: jvalue) -> Observed {

@@ -106,9 +106,7 @@ impl<'a> Factory<'a> {
             .filter(|l| bound.admits(l))
             .collect()
     }
-}
 
-impl<'a> Factory<'a> {
     /// The class literals that fit every use of value `i` of `stmts` as an argument of a
     /// cluster call (other uses take any literal): what a class literal there may become.
     pub(crate) fn class_literals_for_uses(

@@ -528,11 +528,10 @@ impl TestCluster {
     /// compilation target whose tests cannot name a class the class path has.
     pub fn retain_class_literals(&mut self, mut keep: impl FnMut(&str) -> bool) -> usize {
         let before = self.class_literals.len();
-        self.class_literals
-            .retain(|l| match builder::element(&l.ty) {
-                FieldType::Object(c) => keep(c),
-                _ => true,
-            });
+        self.class_literals.retain(|l| match l.ty.innermost() {
+            FieldType::Object(c) => keep(c),
+            _ => true,
+        });
         before - self.class_literals.len()
     }
 

@@ -1,4 +1,4 @@
-//! Integration tests of the test model and the test cluster.
+//! Integration tests of the test model, the test cluster and constant harvesting.
 
 #![allow(
     clippy::unwrap_used,
@@ -8,4 +8,5 @@
 )]
 
 mod cluster;
+mod constants;
 mod model;

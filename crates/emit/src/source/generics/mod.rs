@@ -30,6 +30,7 @@ use ferrosuite_bytecode::descriptor::{FieldType, MethodDescriptor};
 use ferrosuite_testcase::cluster::{
     ClassType, GenericType, MethodSignature, TypeArg, TypeParameter,
 };
+use ferrosuite_testcase::statement::CLASS;
 use ferrosuite_testcase::{Statement, VarRef};
 
 mod relations;
@@ -38,7 +39,6 @@ mod uses;
 pub(super) use relations::Generics;
 
 const OBJECT: &str = "java/lang/Object";
-const CLASS: &str = "java/lang/Class";
 
 /// The class `T` of the literal `ty.class` (a `Class<T>`): the box of a primitive type.
 fn boxed(ty: &FieldType) -> FieldType {

@@ -16,6 +16,7 @@
 use std::collections::BTreeSet;
 
 use ferrosuite_bytecode::constant_pool::Constant;
+use ferrosuite_bytecode::descriptor::FieldType;
 use ferrosuite_bytecode::insn::{Insn, decode};
 use ferrosuite_bytecode::{ClassFile, access, opcodes};
 
@@ -107,13 +108,30 @@ fn collect_casts(cf: &ClassFile, out: &mut BTreeSet<String>) {
 
 /// The classes `cf`'s constant pool names (arrays left out).
 fn class_constants(cf: &ClassFile) -> Vec<String> {
+    class_constant_types(cf)
+        .into_iter()
+        .filter_map(|t| match t {
+            FieldType::Object(n) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The class and array types `cf`'s constant pool names (its `Class` entries), in pool order.
+pub(super) fn class_constant_types(cf: &ClassFile) -> Vec<FieldType> {
     let cp = &cf.constant_pool;
     cp.entries()
         .iter()
         .filter_map(|c| match c {
-            Constant::Class(i) => cp.utf8(*i).ok().map(std::borrow::Cow::into_owned),
+            Constant::Class(i) => {
+                let n = cp.utf8(*i).ok()?;
+                if n.starts_with('[') {
+                    FieldType::parse(&n).ok()
+                } else {
+                    Some(FieldType::Object(n.into_owned()))
+                }
+            }
             _ => None,
         })
-        .filter(|n| !n.starts_with('['))
         .collect()
 }

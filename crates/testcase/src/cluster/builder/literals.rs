@@ -29,9 +29,9 @@
 
 use std::collections::BTreeSet;
 
-use ferrosuite_bytecode::constant_pool::{Constant, CpIndex};
 use ferrosuite_bytecode::descriptor::FieldType;
 
+use super::casts::class_constant_types;
 use super::{Builder, OBJECT, Operation, STRING};
 use crate::cluster::{ClassLiteral, TypeKind};
 
@@ -51,7 +51,7 @@ impl Builder<'_> {
             for u in op.params.iter().chain(&op.ret) {
                 from_members.insert(u.ty.clone());
                 if let FieldType::Array(_) = u.ty {
-                    from_members.insert(element(&u.ty).clone());
+                    from_members.insert(u.ty.innermost().clone());
                 }
             }
         }
@@ -59,21 +59,8 @@ impl Builder<'_> {
         let mut scanned = vec![cut.to_string()];
         scanned.extend(self.cp.nested_classes(cut).unwrap_or_default());
         for name in &scanned {
-            let Ok(cf) = self.cp.load(name) else { continue };
-            let cp = &cf.constant_pool;
-            for (i, e) in cp.entries().iter().enumerate() {
-                if !matches!(e, Constant::Class(_)) {
-                    continue;
-                }
-                let Ok(n) = cp.class_name(CpIndex(i as u16)) else {
-                    continue;
-                };
-                let ty = if n.starts_with('[') {
-                    FieldType::parse(&n).ok()
-                } else {
-                    Some(FieldType::Object(n.into_owned()))
-                };
-                from_code.extend(ty);
+            if let Ok(cf) = self.cp.load(name) {
+                from_code.extend(class_constant_types(&cf));
             }
         }
         // The enums the cluster reached (`Class<E extends Enum<E>>` wants one).
@@ -110,20 +97,14 @@ impl Builder<'_> {
                 continue;
             }
             seen.insert(ty.clone());
-            let nameable = match element(&ty) {
-                FieldType::Object(c) => self.class_accessible(c),
-                _ => true,
-            };
-            if nameable {
+            if self.type_nameable(&ty) {
                 let supertypes = self.literal_supertypes(&ty);
                 out.push(ClassLiteral { ty, supertypes });
             }
         }
         out
     }
-}
 
-impl Builder<'_> {
     /// [`ClassLiteral::supertypes`] of `ty`.
     fn literal_supertypes(&self, ty: &FieldType) -> Vec<String> {
         let class = match ty {
@@ -141,13 +122,5 @@ impl Builder<'_> {
         let mut out = vec![class.clone()];
         out.extend(self.hierarchy.supertypes(&class).unwrap_or_default());
         out
-    }
-}
-
-/// The innermost element type of an array type; any other type itself.
-pub(crate) fn element(t: &FieldType) -> &FieldType {
-    match t {
-        FieldType::Array(c) => element(c),
-        t => t,
     }
 }

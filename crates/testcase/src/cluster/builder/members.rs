@@ -378,16 +378,19 @@ impl Builder<'_> {
     /// Whether a test in the CUT's package can name every class of the operation's parameter
     /// and value types (a private method often takes or returns a private nested class).
     fn nameable(&mut self, op: &Operation) -> bool {
-        op.params.iter().chain(&op.ret).all(|u| {
-            let mut t = &u.ty;
-            while let FieldType::Array(c) = t {
-                t = c;
-            }
-            match t {
-                FieldType::Object(c) => self.class_accessible(c),
-                _ => true,
-            }
-        })
+        op.params
+            .iter()
+            .chain(&op.ret)
+            .all(|u| self.type_nameable(&u.ty))
+    }
+
+    /// Whether a test in the CUT's package can name `ty` (the element class of an array
+    /// type; primitive types always).
+    pub(super) fn type_nameable(&mut self, ty: &FieldType) -> bool {
+        match ty.innermost() {
+            FieldType::Object(c) => self.class_accessible(c),
+            _ => true,
+        }
     }
 
     /// The CUT's own private methods (not constructors, synthetic or lambda bodies) and

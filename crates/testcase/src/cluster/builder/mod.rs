@@ -23,7 +23,6 @@ use crate::error::{Error, Result};
 use crate::statement::java_name;
 
 pub use generators::{JDK_DEFAULT_SUBTYPES, JDK_FACTORIES, jdk_default_subtypes};
-pub(crate) use literals::element;
 
 use generators::BOXES;
 
